@@ -1,0 +1,32 @@
+import type { ParseArgsConfig } from 'node:util';
+
+// The CLI's option definitions, in node:util parseArgs format, in one place so that the
+// CLI, the loader and the docker-compose test agree on the flags that exist.
+
+/** Options of `sparql-jsonapi serve`. */
+export const serveOptions = {
+  mapping: { type: 'string' },
+  data: { type: 'string', multiple: true },
+  endpoint: { type: 'string' },
+  graph: { type: 'string' },
+  dataset: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  config: { type: 'string' },
+  user: { type: 'string' },
+  password: { type: 'string' },
+  'link-base': { type: 'string' },
+  workers: { type: 'string' },
+  help: { type: 'boolean' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** Options of `sparql-jsonapi load`. */
+export const loadOptions = {
+  endpoint: { type: 'string' },
+  graph: { type: 'string' },
+  'graph-store': { type: 'string' },
+  user: { type: 'string' },
+  password: { type: 'string' },
+  'batch-size': { type: 'string' },
+  help: { type: 'boolean' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;

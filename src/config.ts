@@ -1,0 +1,82 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+/** How to reach one dataset's triples: files for the embedded store, or an endpoint. */
+const datasetSchema = z
+  .strictObject({
+    mapping: z.string(),
+    data: z.array(z.string()).min(1).optional(),
+    workers: z.number().int().min(1).max(64).optional(),
+    endpoint: z.url().optional(),
+    graph: z.string().optional(),
+    user: z.string().optional(),
+    password: z.string().optional(),
+    timeoutMs: z.number().int().positive().optional(),
+    linkBase: z.string().optional(),
+  })
+  .refine((d) => (d.data === undefined) !== (d.endpoint === undefined), { error: 'give either data (files for the embedded store) or endpoint, not both' });
+
+const configSchema = z.strictObject({
+  port: z.number().int().min(0).max(65535).optional(),
+  host: z.string().optional(),
+  default: z.string().optional(),
+  datasets: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/, 'dataset names: letters, digits, - and _'), datasetSchema),
+});
+
+export type DatasetConfig = z.infer<typeof datasetSchema>;
+export interface ServerConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly default: string;
+  readonly datasets: Readonly<Record<string, DatasetConfig>>;
+}
+
+/** A configuration that can't be used; the CLI prints the message and exits with code 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads a `--config` file (YAML or JSON); relative paths in it are relative to the file. */
+export async function readConfigFile(file: string): Promise<ServerConfig> {
+  let raw: unknown;
+  try {
+    raw = parseYaml(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`${file}: cannot read the configuration: ${(error as Error).message}`);
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(`${file}: invalid configuration\n${parsed.error.issues.map((i) => `  ${file}: ${i.path.join('.') || '(top level)'}: ${i.message}`).join('\n')}`);
+  }
+  const base = dirname(file);
+  const names = Object.keys(parsed.data.datasets);
+  const defaultName = parsed.data.default ?? names[0];
+  if (defaultName === undefined || !names.includes(defaultName)) throw new ConfigError(`${file}: default: '${defaultName}' is not one of the datasets (${names.join(', ')})`);
+  const datasets = Object.fromEntries(
+    Object.entries(parsed.data.datasets).map(([name, d]) => [name, { ...d, mapping: resolve(base, d.mapping), ...(d.data && { data: d.data.map((f) => resolve(base, f)) }) }]),
+  );
+  return { port: parsed.data.port ?? 3000, host: parsed.data.host ?? '127.0.0.1', default: defaultName, datasets };
+}
+
+/**
+ * The environment's overrides: `PORT`, `HOST`, and `SPARQL_ENDPOINT` / `SPARQL_GRAPH` /
+ * `SPARQL_USER` / `SPARQL_PASSWORD`, which point the default dataset at an endpoint.
+ */
+export function applyEnvironment(config: ServerConfig, env: NodeJS.ProcessEnv): ServerConfig {
+  const port = env.PORT === undefined ? config.port : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT: expected a port number, got '${env.PORT}'`);
+  const current = config.datasets[config.default]!;
+  const dataset: DatasetConfig = env.SPARQL_ENDPOINT
+    ? {
+        mapping: current.mapping,
+        endpoint: env.SPARQL_ENDPOINT,
+        ...((env.SPARQL_GRAPH ?? current.graph) && { graph: env.SPARQL_GRAPH ?? current.graph }),
+        ...((env.SPARQL_USER ?? current.user) && { user: env.SPARQL_USER ?? current.user }),
+        ...((env.SPARQL_PASSWORD ?? current.password) && { password: env.SPARQL_PASSWORD ?? current.password }),
+        ...(current.linkBase !== undefined && { linkBase: current.linkBase }),
+      }
+    : current;
+  return { ...config, port, host: env.HOST ?? config.host, datasets: { ...config.datasets, [config.default]: dataset } };
+}

@@ -1,0 +1,75 @@
+import type { Batch } from './batch.js';
+import { LoadError, refusalMessage, type StoreClient } from './http.js';
+
+export type Protocol = 'graph-store' | 'update';
+
+/**
+ * Guesses a store's Graph Store Protocol URL from its SPARQL endpoint, for the stores
+ * whose layout is known: Virtuoso (`/sparql` → `/sparql-graph-crud`, `/sparql-auth` →
+ * `/sparql-graph-crud-auth`) and Fuseki (`/ds/sparql|query|update` → `/ds/data`).
+ * Undefined for any other store, which is then loaded with SPARQL Update.
+ */
+export function guessGraphStoreUrl(endpointUrl: string): string | undefined {
+  const url = new URL(endpointUrl);
+  url.search = '';
+  const path = url.pathname.replace(/\/$/, '');
+  const virtuoso = VIRTUOSO_GRAPH_STORE[path];
+  if (virtuoso) {
+    url.pathname = virtuoso;
+    return url.href;
+  }
+  const fuseki = /^(\/[^/]+)\/(sparql|query|update)$/.exec(path);
+  if (fuseki) {
+    url.pathname = `${fuseki[1]}/data`;
+    return url.href;
+  }
+  return undefined;
+}
+
+const VIRTUOSO_GRAPH_STORE: Record<string, string> = {
+  '/sparql': '/sparql-graph-crud',
+  '/sparql-auth': '/sparql-graph-crud-auth',
+};
+
+/** SPARQL Update text for one batch; N-Triples lines are valid SPARQL triples. */
+export function insertData(batch: Batch): string {
+  const parts: string[] = [];
+  for (const [graph, lines] of batch.graphs) {
+    parts.push(graph === '' ? lines.join('') : `GRAPH <${graph}> {\n${lines.join('')}}\n`);
+  }
+  return `INSERT DATA {\n${parts.join('')}}`;
+}
+
+/** The Graph Store Protocol URL for one graph (`?default` for the default graph). */
+export function graphUrl(graphStoreUrl: string, graph: string): string {
+  const separator = graphStoreUrl.includes('?') ? '&' : '?';
+  return `${graphStoreUrl}${separator}${graph === '' ? 'default' : `graph=${encodeURIComponent(graph)}`}`;
+}
+
+/**
+ * Sends one batch. Graph Store Protocol: one `POST` of N-Triples per graph (POST adds to
+ * the graph; PUT would replace it). Update: one `INSERT DATA` request.
+ * Resolves with the refusal for the caller to decide (fall back, or fail).
+ */
+export async function sendBatch(
+  client: StoreClient,
+  protocol: Protocol,
+  target: string,
+  batch: Batch,
+): Promise<{ url: string; refusal: Awaited<ReturnType<StoreClient['post']>> }> {
+  if (protocol === 'update') {
+    return { url: target, refusal: await client.post(target, insertData(batch), 'application/sparql-update') };
+  }
+  for (const [graph, lines] of batch.graphs) {
+    const url = graphUrl(target, graph);
+    const refusal = await client.post(url, lines.join(''), 'application/n-triples');
+    if (refusal) return { url, refusal };
+  }
+  return { url: target, refusal: undefined };
+}
+
+/** Throws the user-facing error for a refused batch. */
+export function refused(protocol: Protocol, url: string, refusal: NonNullable<Awaited<ReturnType<StoreClient['post']>>>): never {
+  const what = protocol === 'update' ? 'SPARQL Update endpoint' : 'Graph Store endpoint';
+  throw new LoadError(refusalMessage(what, url, refusal), refusal.status);
+}

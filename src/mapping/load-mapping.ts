@@ -1,0 +1,138 @@
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { isSafeAbsoluteIri } from './iri.js';
+import { mappingSchema, type IdSpec, type MappingFile } from './mapping-schema.js';
+import type { Attribute, IdStrategy, Mapping, Relationship, ResourceType } from './model.js';
+import { resolvePath } from './resolve-path.js';
+
+/** A mapping that can't be used; `problems` are `key.path: what was expected` lines. */
+export class MappingError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`${file}: invalid mapping\n${problems.map((p) => `  ${file}: ${p}`).join('\n')}`);
+    this.name = 'MappingError';
+  }
+}
+
+/** JSON:API 1.1 member names, limited to the characters a URL path segment carries unescaped. */
+const MEMBER_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9_-]*[a-zA-Z0-9])?$/;
+/** Names the router reserves, and the two JSON:API forbids for fields. */
+const RESERVED_TYPES = new Set(['api', 'health']);
+const RESERVED_FIELDS = new Set(['id', 'type', 'links', 'relationships']);
+
+/** Reads a YAML or JSON mapping file and compiles it; throws {@link MappingError} listing every problem. */
+export async function loadMapping(file: string): Promise<Mapping> {
+  let raw: unknown;
+  try {
+    raw = parseYaml(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new MappingError(file, [`cannot read the file: ${(error as Error).message}`]);
+  }
+  return compileMapping(raw, file);
+}
+
+/**
+ * Validates a parsed mapping document and compiles it into the frozen index requests use.
+ *
+ * @example compileMapping({ types: { books: { class: 'http://schema.org/Book', id: { hex: true } } } }, 'inline')
+ */
+export function compileMapping(raw: unknown, source: string): Mapping {
+  const parsed = mappingSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new MappingError(source, parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`));
+  }
+  const problems: string[] = [];
+  const mapping: Mapping = { source, ...compileTypes(parsed.data, problems) };
+  for (const type of mapping.types.values()) {
+    type.defaultSort.forEach((field, index) => {
+      const resolved = resolvePath(mapping, type, field.startsWith('-') ? field.slice(1) : field);
+      if (typeof resolved === 'string') problems.push(`types.${type.name}.defaultSort.${index}: ${resolved}`);
+    });
+  }
+  if (problems.length > 0) throw new MappingError(source, problems);
+  return Object.freeze({ source, types: mapping.types });
+}
+
+function compileTypes(file: MappingFile, problems: string[]): { types: Map<string, ResourceType> } {
+  const prefixes = file.prefixes ?? {};
+  const expand = (value: string, path: string): string => {
+    const iri = expandTerm(value, prefixes);
+    if (iri === undefined) problems.push(`${path}: '${value}' is neither a known prefixed name (prefixes: ${Object.keys(prefixes).join(', ') || 'none'}) nor an absolute IRI`);
+    return iri ?? '';
+  };
+  const types = new Map<string, ResourceType>();
+  for (const [name, spec] of Object.entries(file.types)) {
+    const at = `types.${name}`;
+    if (!MEMBER_NAME.test(name) || RESERVED_TYPES.has(name)) problems.push(`${at}: '${name}' is not a usable type name (letters, digits, - and _; not api or health)`);
+    const idSpec = spec.id ?? file.id;
+    const attributes = new Map<string, Attribute>();
+    for (const [field, attr] of Object.entries(spec.attributes ?? {})) {
+      checkFieldName(field, `${at}.attributes.${field}`, problems);
+      const long = typeof attr === 'string' ? { predicate: attr } : attr;
+      attributes.set(field, Object.freeze({
+        name: field,
+        predicate: expand(long.predicate, `${at}.attributes.${field}.predicate`),
+        ...(long.datatype !== undefined && { datatype: expand(long.datatype, `${at}.attributes.${field}.datatype`) }),
+        ...(long.language !== undefined && { language: long.language.toLowerCase() }),
+        many: long.many ?? false,
+      }));
+    }
+    const relationships = new Map<string, Relationship>();
+    for (const [field, rel] of Object.entries(spec.relationships ?? {})) {
+      const path = `${at}.relationships.${field}`;
+      checkFieldName(field, path, problems);
+      if (attributes.has(field)) problems.push(`${path}: '${field}' is also an attribute; fields share one namespace`);
+      if (!(rel.target in file.types)) problems.push(`${path}.target: '${rel.target}' is not a type of this mapping (types: ${Object.keys(file.types).join(', ')})`);
+      relationships.set(field, Object.freeze({ name: field, predicate: expand(rel.predicate, `${path}.predicate`), target: rel.target, cardinality: rel.cardinality, inverse: rel.inverse ?? false }));
+    }
+    types.set(name, Object.freeze({
+      name,
+      classIri: expand(spec.class, `${at}.class`),
+      id: idSpec ? compileId(idSpec, spec.id ? `${at}.id` : 'id', expand, problems) : missingId(at, problems),
+      attributes,
+      relationships,
+      defaultSort: Object.freeze([...(spec.defaultSort ?? [])]),
+    }));
+  }
+  return { types };
+}
+
+function checkFieldName(field: string, path: string, problems: string[]): void {
+  if (!MEMBER_NAME.test(field)) problems.push(`${path}: '${field}' is not a JSON:API member name (letters, digits, - and _, not at either end)`);
+  if (RESERVED_FIELDS.has(field)) problems.push(`${path}: '${field}' is reserved by JSON:API`);
+}
+
+function missingId(at: string, problems: string[]): IdStrategy {
+  problems.push(`${at}.id: no id strategy; set one here or a default under the top-level id key`);
+  return { kind: 'hex', base: '' };
+}
+
+function compileId(spec: IdSpec, path: string, expand: (v: string, p: string) => string, problems: string[]): IdStrategy {
+  if ('predicate' in spec) return Object.freeze({ kind: 'predicate', predicate: expand(spec.predicate, `${path}.predicate`) });
+  if ('template' in spec) {
+    const parts = spec.template.split('{id}');
+    const [prefix = '', suffix = ''] = parts;
+    if (parts.length !== 2 || !isSafeAbsoluteIri(prefix + '0' + suffix)) {
+      problems.push(`${path}.template: expected an absolute IRI with exactly one {id}, got '${spec.template}'`);
+    }
+    return Object.freeze({ kind: 'template', prefix, suffix });
+  }
+  const base = spec.hex === true ? '' : spec.hex.base;
+  if (base !== '' && !isSafeAbsoluteIri(base)) problems.push(`${path}.hex.base: expected an absolute IRI, got '${base}'`);
+  return Object.freeze({ kind: 'hex', base });
+}
+
+/** `skos:broader` → full IRI; `<http://…>` and bare absolute IRIs pass through; undefined when neither. */
+function expandTerm(value: string, prefixes: Record<string, string>): string | undefined {
+  const bracketed = /^<(.*)>$/.exec(value);
+  if (bracketed) return isSafeAbsoluteIri(bracketed[1]!) ? bracketed[1] : undefined;
+  const colon = value.indexOf(':');
+  const prefix = value.slice(0, colon);
+  if (colon >= 0 && prefix in prefixes) {
+    const iri = prefixes[prefix] + value.slice(colon + 1);
+    return isSafeAbsoluteIri(iri) ? iri : undefined;
+  }
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value) || value.startsWith('urn:') ? (isSafeAbsoluteIri(value) ? value : undefined) : undefined;
+}

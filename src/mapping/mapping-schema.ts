@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/**
+ * The shape of a mapping file as written (before prefixes are expanded and names cross-checked).
+ * The README's "Mapping files" section documents every key; keep the two in step.
+ */
+const term = z.string({ error: 'expected a prefixed name (skos:broader) or an absolute IRI' }).min(1);
+
+const idSchema = z.union(
+  [
+    z.strictObject({ predicate: term }),
+    z.strictObject({ template: z.string().min(1) }),
+    z.strictObject({ hex: z.union([z.literal(true), z.strictObject({ base: z.string().min(1) })]) }),
+  ],
+  { error: 'expected { predicate: P }, { template: "…{id}…" }, { hex: true } or { hex: { base: IRI } }' },
+);
+
+const attributeSchema = z.union(
+  [
+    term,
+    z.strictObject({
+      predicate: term,
+      datatype: term.optional(),
+      language: z.string().regex(/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/, 'expected a language tag such as en or pt-BR').optional(),
+      many: z.boolean().optional(),
+    }),
+  ],
+  { error: 'expected a predicate, or { predicate, datatype?, language?, many? }' },
+);
+
+const relationshipSchema = z.strictObject({
+  predicate: term,
+  target: z.string({ error: 'expected the name of a type of this mapping' }),
+  cardinality: z.enum(['one', 'many'], { error: 'expected one or many' }),
+  inverse: z.boolean().optional(),
+});
+
+const typeSchema = z.strictObject({
+  class: term,
+  id: idSchema.optional(),
+  defaultSort: z.array(z.string()).optional(),
+  attributes: z.record(z.string(), attributeSchema).optional(),
+  relationships: z.record(z.string(), relationshipSchema).optional(),
+});
+
+export const mappingSchema = z.strictObject({
+  prefixes: z.record(z.string(), z.string()).optional(),
+  id: idSchema.optional(),
+  types: z.record(z.string(), typeSchema, { error: 'expected a map of type names to type definitions' }),
+});
+
+export type MappingFile = z.infer<typeof mappingSchema>;
+export type IdSpec = z.infer<typeof idSchema>;

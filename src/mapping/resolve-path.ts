@@ -1,0 +1,48 @@
+import type { Attribute, Mapping, Relationship, ResourceType } from './model.js';
+
+/** A dot path (`concerns.broader-concepts.label`) resolved against the mapping. */
+export interface ResolvedPath {
+  /** Relationships followed from the starting type, in order (empty for a plain attribute). */
+  readonly hops: readonly Relationship[];
+  /** The attribute the path ends on, or `'id'` for the resource's own id (only without hops). */
+  readonly end: Attribute | 'id';
+  /** True when the path can yield several values per resource (a `many` attribute or a to-many hop). */
+  readonly multiValued: boolean;
+}
+
+/** Longest relationship chain a sort path may follow (the README documents this limit). */
+export const MAX_HOPS = 3;
+
+/**
+ * Resolves `path` from `type` to the attribute it names, or explains why it can't.
+ *
+ * @example resolvePath(mapping, tradeActivities, 'origin.country.name') // { hops: [origin, country], end: name }
+ * @returns the resolved path, or a string saying what is wrong with it.
+ */
+export function resolvePath(mapping: Mapping, type: ResourceType, path: string): ResolvedPath | string {
+  const names = path.split('.');
+  const hops: Relationship[] = [];
+  let current = type;
+  for (const [index, name] of names.entries()) {
+    const last = index === names.length - 1;
+    if (name === '') return `'${path}' has an empty segment`;
+    if (last) {
+      if (name === 'id' && hops.length === 0) return { hops, end: 'id', multiValued: false };
+      const attribute = current.attributes.get(name);
+      if (attribute) return { hops, end: attribute, multiValued: attribute.many || hops.some((h) => h.cardinality === 'many') };
+      if (current.relationships.has(name)) return `'${path}' ends on the relationship '${name}'; name one of its attributes (${name}.<attribute>)`;
+      return `'${current.name}' has no attribute '${name}'`;
+    }
+    const relationship = current.relationships.get(name);
+    if (!relationship) return `'${current.name}' has no relationship '${name}'`;
+    if (hops.length === MAX_HOPS) return `'${path}' follows more than ${MAX_HOPS} relationships`;
+    hops.push(relationship);
+    current = mapping.types.get(relationship.target)!;
+  }
+  return `'${path}' is empty`;
+}
+
+/** The names a client may sort `type` by directly, for error details. */
+export function sortableFields(type: ResourceType): string[] {
+  return ['id', ...type.attributes.keys(), ...[...type.relationships.keys()].map((name) => `${name}.<attribute>`)];
+}

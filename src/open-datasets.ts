@@ -1,0 +1,43 @@
+import type { Logger } from 'pino';
+import type { DatasetConfig, ServerConfig } from './config.js';
+import type { Dataset } from './http/dataset.js';
+import { loadMapping } from './mapping/load-mapping.js';
+import { createHttpStore } from './store/http-store.js';
+import { createOxigraphStore } from './store/oxigraph-store.js';
+import type { Store } from './store/store.js';
+
+/**
+ * Compiles every dataset's mapping and opens its store. Mappings are all checked before any store
+ * starts, so a bad mapping fails fast (MappingError) without loading data first.
+ */
+export async function openDatasets(config: ServerConfig, logger: Logger): Promise<Dataset[]> {
+  const entries = Object.entries(config.datasets);
+  const mappings = await Promise.all(entries.map(([, d]) => loadMapping(d.mapping)));
+  const datasets: Dataset[] = [];
+  try {
+    for (const [index, [name, d]] of entries.entries()) {
+      const store = await openStore(d, logger.child({ dataset: name }));
+      // The default dataset's links are the spec's type-rooted paths; the others keep their
+      // /api/<name> prefix so that every link can be fetched as it stands.
+      datasets.push({ name, mapping: mappings[index]!, store, linkBase: d.linkBase ?? (name === config.default ? '' : `/api/${name}`) });
+    }
+  } catch (error) {
+    await Promise.all(datasets.map((d) => d.store.close()));
+    throw error;
+  }
+  return datasets;
+}
+
+function openStore(d: DatasetConfig, logger: Logger): Promise<Store> {
+  if (d.endpoint) {
+    return Promise.resolve(createHttpStore({
+      endpointUrl: d.endpoint,
+      ...(d.graph && { graph: d.graph }),
+      ...(d.user && { user: d.user }),
+      ...(d.password && { password: d.password }),
+      ...(d.timeoutMs && { timeoutMs: d.timeoutMs }),
+      logger,
+    }));
+  }
+  return createOxigraphStore({ files: d.data ?? [], ...(d.workers && { workers: d.workers }), logger });
+}

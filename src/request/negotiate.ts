@@ -1,0 +1,49 @@
+import { parse as parseMediaType } from 'content-type';
+import { JsonApiError } from '../errors/json-api-error.js';
+
+export const JSON_API = 'application/vnd.api+json';
+
+/** Media type parameters JSON:API 1.1 allows; this server supports no extension, so `ext` only if empty. */
+const ALLOWED_PARAMETERS = new Set(['profile', 'ext']);
+
+/**
+ * Applies JSON:API 1.1's content negotiation rules to a request's `Accept` and `Content-Type`:
+ * 415 when Content-Type is the JSON:API media type with parameters other than `profile` (or any
+ * extension), 406 when every JSON:API entry of Accept carries such parameters, or when Accept
+ * names nothing this server can produce.
+ */
+export function negotiate(accept: string | undefined, contentType: string | undefined): void {
+  if (contentType !== undefined && contentType.trim() !== '') {
+    const parsed = safeParse(contentType);
+    if (parsed?.type === JSON_API && !onlyAllowed(parsed.parameters)) {
+      throw new JsonApiError(415, 'Unsupported Media Type', `Content-Type ${JSON_API} may carry only the profile parameter (this server supports no extensions); got '${contentType}'.`, { source: { header: 'Content-Type' } });
+    }
+  }
+  if (accept === undefined || accept.trim() === '') return;
+  const entries = splitAccept(accept).map(safeParse).filter((entry) => entry && entry.parameters.q !== '0' && !/^0(\.0*)?$/.test(entry.parameters.q ?? ''));
+  const jsonApi = entries.filter((entry) => entry!.type === JSON_API);
+  if (jsonApi.length > 0 && !jsonApi.some((entry) => onlyAllowed(entry!.parameters))) {
+    throw new JsonApiError(406, 'Not Acceptable', `Every ${JSON_API} entry in Accept carries media type parameters this server does not support (only profile is supported; no extensions).`, { source: { header: 'Accept' } });
+  }
+  const producible = entries.some((entry) => [JSON_API, 'application/json', 'application/*', '*/*'].includes(entry!.type));
+  if (!producible) {
+    throw new JsonApiError(406, 'Not Acceptable', `This server produces only ${JSON_API}; Accept was '${accept}'.`, { source: { header: 'Accept' } });
+  }
+}
+
+function onlyAllowed(parameters: Record<string, string>): boolean {
+  return Object.entries(parameters).every(([name, value]) => name === 'q' || (ALLOWED_PARAMETERS.has(name) && (name !== 'ext' || value.trim() === '')));
+}
+
+/** Accept is a comma-separated list; commas inside quoted parameter values don't split it. */
+function splitAccept(header: string): string[] {
+  return header.match(/(?:[^,"]|"(?:[^"\\]|\\.)*")+/g) ?? [];
+}
+
+function safeParse(value: string): { type: string; parameters: Record<string, string> } | undefined {
+  try {
+    return parseMediaType(value.trim());
+  } catch {
+    return undefined; // a malformed entry matches nothing
+  }
+}

@@ -1,0 +1,84 @@
+import type { Term } from '@rdfjs/types';
+import { iriToId } from '../mapping/ids.js';
+import type { Attribute, ResourceType } from '../mapping/model.js';
+import type { Row } from '../store/store.js';
+import { compareTerms, literalToJson, type JsonValue } from './literal-to-json.js';
+
+export interface ResourceObject {
+  type: string;
+  id: string;
+  attributes: Record<string, JsonValue | JsonValue[]>;
+  relationships?: Record<string, { links: { self: string; related: string } }>;
+  links: { self: string };
+}
+
+/** A resource found by a list query: its IRI and id. */
+export interface Member {
+  readonly iri: string;
+  readonly id: string;
+}
+
+/** Reads the members out of list-query rows (`?s`, `?s_id`), keeping their order; rows without `?s` are skipped. */
+export function membersOf(type: ResourceType, rows: readonly Row[]): Member[] {
+  const strategy = type.id;
+  const members: Member[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const iri = row.s?.value;
+    if (iri === undefined || seen.has(iri)) continue;
+    seen.add(iri);
+    const id = strategy.kind === 'predicate' ? row.s_id?.value : iriToId(strategy, iri);
+    if (id !== undefined) members.push({ iri, id });
+  }
+  return members;
+}
+
+/**
+ * Groups fetch-query rows (`?s ?f ?o`) by subject and field in one pass.
+ * @returns IRI → field name → values
+ */
+export function groupValues(rows: readonly Row[]): Map<string, Map<string, Term[]>> {
+  const bySubject = new Map<string, Map<string, Term[]>>();
+  for (const { s, f, o } of rows) {
+    if (!s) continue;
+    let fields = bySubject.get(s.value);
+    if (!fields) bySubject.set(s.value, (fields = new Map()));
+    if (!f || !o) continue;
+    const values = fields.get(f.value);
+    if (!values) fields.set(f.value, [o]);
+    else if (!values.some((v) => v.equals(o))) values.push(o);
+  }
+  return bySubject;
+}
+
+/** Builds a resource object; `linkBase` prefixes every link (`''` gives the spec's type-rooted paths). */
+export function resourceObject(type: ResourceType, member: Member, values: Map<string, Term[]> | undefined, linkBase: string): ResourceObject {
+  const self = `${linkBase}/${type.name}/${encodeURIComponent(member.id)}`;
+  const attributes: ResourceObject['attributes'] = {};
+  for (const attribute of type.attributes.values()) attributes[attribute.name] = attributeValue(attribute, values?.get(attribute.name) ?? []);
+  const resource: ResourceObject = { type: type.name, id: member.id, attributes, links: { self } };
+  if (type.relationships.size > 0) {
+    resource.relationships = {};
+    for (const name of type.relationships.keys()) resource.relationships[name] = { links: { self: `${self}/links/${name}`, related: `${self}/${name}` } };
+  }
+  return resource;
+}
+
+/**
+ * The value an attribute shows: its values in the preferred language (else untagged, else any);
+ * for a single-valued attribute the least of them, the same one the sort keys use.
+ */
+function attributeValue(attribute: Attribute, values: Term[]): JsonValue | JsonValue[] {
+  const shown = attribute.language === undefined ? values : preferredLanguage(values, attribute.language);
+  const sorted = [...shown].sort(compareTerms);
+  if (attribute.many) return sorted.map((term) => literalToJson(term, attribute.datatype));
+  return sorted[0] === undefined ? null : literalToJson(sorted[0], attribute.datatype);
+}
+
+function preferredLanguage(values: Term[], language: string): Term[] {
+  const tag = (t: Term) => (t.termType === 'Literal' ? t.language.toLowerCase() : '');
+  const matching = values.filter((t) => tag(t) === language || tag(t).startsWith(`${language}-`));
+  if (matching.length > 0) return matching;
+  const untagged = values.filter((t) => tag(t) === '');
+  return untagged.length > 0 ? untagged : values;
+}

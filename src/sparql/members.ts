@@ -1,0 +1,46 @@
+import type { Pattern, VariableTerm } from 'sparqljs';
+import type { IdLookup } from '../mapping/ids.js';
+import type { IdStrategy, ResourceType } from '../mapping/model.js';
+import { bgp, filter, iri, literal, op, RDF_TYPE, str, triple, values, variable, XSD, xsdString } from './ast.js';
+
+/** The variable holding the id literal of a `predicate`-strategy resource bound to `subject`. */
+export const idVariable = (subject: VariableTerm): VariableTerm => variable(`${subject.value}_id`);
+
+/**
+ * Patterns that hold when `subject` is a member of `type`: it has the type's class and, per id
+ * strategy, its id literal (bound to {@link idVariable}) or an IRI that has an id.
+ */
+export function memberPatterns(type: ResourceType, subject: VariableTerm): Pattern[] {
+  const patterns: Pattern[] = [bgp(triple(subject, RDF_TYPE, iri(type.classIri)), ...idTriples(type.id, subject))];
+  const id = type.id;
+  if (id.kind === 'template') {
+    patterns.push(filter(op('regex', str(subject), literal(`^${escapeRegex(id.prefix)}[0-9a-f]+${escapeRegex(id.suffix)}$`))));
+  } else if (id.kind === 'hex') {
+    patterns.push(filter(id.base === '' ? op('isiri', subject) : op('&&', op('strstarts', str(subject), literal(id.base)), op('>', op('strlen', str(subject)), literal(String(id.base.length), `${XSD}integer`)))));
+  }
+  return patterns;
+}
+
+/**
+ * Patterns that bind `subject` to the resource a request id names, if it is a member of `type`.
+ * A `predicate` id is looked up both as a plain and as an xsd:string literal: stores such as
+ * Virtuoso keep the two apart, and the data may use either.
+ */
+export function lookupPatterns(type: ResourceType, lookup: IdLookup, subject: VariableTerm): Pattern[] {
+  const classTriple = triple(subject, RDF_TYPE, iri(type.classIri));
+  if (lookup.kind === 'iri') return [values([{ [subject.value]: iri(lookup.iri) }]), bgp(classTriple)];
+  const id = idVariable(subject);
+  return [
+    values([{ [id.value]: literal(lookup.value) }, { [id.value]: xsdString(lookup.value) }]),
+    bgp(...idTriples(type.id, subject), classTriple),
+  ];
+}
+
+function idTriples(id: IdStrategy, subject: VariableTerm) {
+  return id.kind === 'predicate' ? [triple(subject, iri(id.predicate), idVariable(subject))] : [];
+}
+
+/** XPath regular expressions (SPARQL's REGEX) share these metacharacters with JavaScript's. */
+function escapeRegex(text: string): string {
+  return text.replace(/[\\.*+?^${}()|[\]-]/g, '\\$&');
+}

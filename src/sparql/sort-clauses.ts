@@ -1,0 +1,72 @@
+import type { Expression, Ordering, Pattern, VariableExpression, VariableTerm } from 'sparqljs';
+import type { Mapping, ResourceType } from '../mapping/model.js';
+import type { SortKey } from '../request/parse-sort.js';
+import { bgp, bind, integer, iri, literal, op, optional, str, triple, variable } from './ast.js';
+import { idVariable, memberPatterns } from './members.js';
+
+/** What a list of sort keys adds to a list query. */
+export interface SortClauses {
+  /** One OPTIONAL per attribute key, binding `?k<i>` to every value the path reaches. */
+  readonly optionals: Pattern[];
+  /** One aggregate per attribute key (`MIN(?k0) AS ?key0`); when empty, no GROUP BY is needed. */
+  readonly aggregates: VariableExpression[];
+  readonly order: Ordering[];
+}
+
+/**
+ * The expression a resource's id sorts by. `hex` ids sort like their IRIs (hex of UTF-8 bytes
+ * keeps code point order) and so do template ids without a suffix; STR() because Virtuoso does
+ * not order by an IRI's text otherwise.
+ */
+export function idSortExpression(type: ResourceType, subject: VariableTerm): Expression {
+  const id = type.id;
+  if (id.kind === 'predicate') return str(idVariable(subject));
+  if (id.kind === 'template' && id.suffix !== '') {
+    const text = str(subject);
+    return op('substr', text, integer(id.prefix.length + 1), op('-', op('strlen', text), integer(id.prefix.length + id.suffix.length)));
+  }
+  return str(subject);
+}
+
+/**
+ * Turns sort keys into SPARQL, with the README's sort semantics: resources missing a key come
+ * last in both directions; a key that may have several values sorts by its minimum ascending and
+ * its maximum descending, a single-valued one by the value the resource shows (its minimum, in the
+ * preferred language); ties go to the id, ascending.
+ */
+export function sortClauses(mapping: Mapping, type: ResourceType, keys: readonly SortKey[], subject: VariableTerm): SortClauses {
+  const clauses: SortClauses = { optionals: [], aggregates: [], order: [] };
+  keys.forEach((key, i) => {
+    const end = key.path.end;
+    if (end === 'id') {
+      clauses.order.push({ expression: idSortExpression(type, subject), descending: key.descending });
+      return;
+    }
+    const value = variable(`k${i}`);
+    const patterns: Pattern[] = [];
+    let from = subject;
+    key.path.hops.forEach((hop, j) => {
+      const to = variable(`k${i}_${j}`);
+      patterns.push(bgp(hop.inverse ? triple(to, iri(hop.predicate), from) : triple(from, iri(hop.predicate), to)));
+      patterns.push(...memberPatterns(mapping.types.get(hop.target)!, to));
+      from = to;
+    });
+    patterns.push(bgp(triple(from, iri(end.predicate), value)));
+    const useMax = key.descending && key.path.multiValued;
+    let aggregated: Expression = value;
+    if (end.language !== undefined) {
+      // A language tier digit in front of the text makes MIN/MAX pick the preferred language
+      // first; ORDER BY then skips the digit. See the README's sort semantics.
+      const tier = variable(`t${i}`);
+      const [best, worst] = useMax ? ['2', '0'] : ['0', '2'];
+      patterns.push(bind(op('if', op('langmatches', op('lang', value), literal(end.language)), literal(best), op('if', op('=', op('lang', value), literal('')), literal('1'), literal(worst))), tier));
+      aggregated = op('concat', tier, str(value));
+    }
+    const key_ = variable(`key${i}`);
+    clauses.optionals.push(optional(...patterns));
+    clauses.aggregates.push({ expression: { type: 'aggregate', aggregation: useMax ? 'max' : 'min', expression: aggregated, distinct: false }, variable: key_ });
+    clauses.order.push({ expression: op('if', op('bound', key_), integer(0), integer(1)) });
+    clauses.order.push({ expression: end.language !== undefined ? op('substr', key_, integer(2)) : key_, descending: key.descending });
+  });
+  return clauses;
+}
