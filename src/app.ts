@@ -2,7 +2,8 @@ import express, { type Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { errorHandler, toJsonApiError } from './http/error-handler.js';
 import type { Dataset } from './http/dataset.js';
-import { jsonApiHandler, send } from './http/json-api-handler.js';
+import { jsonApiHandler } from './http/json-api-handler.js';
+import { send } from './http/send.js';
 import { errorDocument } from './shape/documents.js';
 
 export interface AppOptions {

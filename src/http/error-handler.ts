@@ -1,9 +1,9 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { JsonApiError } from '../errors/json-api-error.js';
-import { JSON_API } from '../request/negotiate.js';
 import { errorDocument } from '../shape/documents.js';
 import { StoreError } from '../store/store.js';
+import { send } from './send.js';
 
 const STORE_STATUS = { unavailable: 502, timeout: 504, query: 502, truncated: 502 } as const;
 const STORE_TITLE = {
@@ -29,6 +29,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const log = { method: req.method, url: req.originalUrl, status: jsonApiError.status, err: jsonApiError.cause ?? error };
     if (jsonApiError.status >= 500) logger.error(log, 'request failed');
     else logger.debug(log, 'request rejected');
-    res.status(jsonApiError.status).set(jsonApiError.headers).type(JSON_API).send(JSON.stringify(errorDocument(jsonApiError.errors)));
+    send(res.set(jsonApiError.headers), jsonApiError.status, errorDocument(jsonApiError.errors));
   };
 }

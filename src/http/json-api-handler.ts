@@ -1,12 +1,13 @@
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import { JsonApiError, notFound } from '../errors/json-api-error.js';
 import { execute } from '../execute.js';
 import { planRequest } from '../plan/plan-request.js';
-import { JSON_API, negotiate } from '../request/negotiate.js';
+import { negotiate } from '../request/negotiate.js';
 import { parsePath, type Route } from '../request/parse-path.js';
 import { parseQuery } from '../request/parse-query.js';
 import { QueryRecorder } from '../store/query-recorder.js';
 import type { Dataset } from './dataset.js';
+import { send } from './send.js';
 
 const ALLOW = 'GET, HEAD';
 
@@ -40,11 +41,6 @@ export function jsonApiHandler(datasets: ReadonlyMap<string, Dataset>, defaultDa
       throw error;
     }
   };
-}
-
-/** Sends a JSON:API body. A Buffer, not a string: Express would add a `charset`, which JSON:API forbids. */
-export function send(res: Response, status: number, body: unknown): void {
-  res.status(status).set('Content-Type', JSON_API).set('Vary', 'Accept').send(Buffer.from(JSON.stringify(body)));
 }
 
 /** The type-rooted path of a route (`/trade-activities/5a3f/links/concerns`). */

@@ -2,6 +2,8 @@
 export class Batch {
   readonly graphs = new Map<string, string[]>();
   size = 0;
+  /** Set by {@link packBlankTriples}: the batch holds blank nodes. */
+  hasBlankNodes = false;
 
   add(graph: string, line: string): void {
     let lines = this.graphs.get(graph);
@@ -58,11 +60,12 @@ export function packBlankTriples(triples: BlankTriple[], batchTriples: number): 
     group.push(triple);
   }
   const batches: Batch[] = [];
-  let current = new Batch();
+  const next = () => Object.assign(new Batch(), { hasBlankNodes: true });
+  let current = next();
   for (const group of groups.values()) {
     if (current.size > 0 && current.size + group.length > batchTriples) {
       batches.push(current);
-      current = new Batch();
+      current = next();
     }
     for (const triple of group) current.add(triple.graph, triple.line);
   }

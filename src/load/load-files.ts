@@ -45,6 +45,7 @@ export interface LoadResult {
   protocol: Protocol;
 }
 
+const IN_FLIGHT = Number(process.env.LOAD_IN_FLIGHT ?? 2);
 const FORMATS: Record<string, string> = { '.ttl': 'Turtle', '.nt': 'N-Triples', '.nq': 'N-Quads', '.trig': 'TriG' };
 
 /**
@@ -95,12 +96,25 @@ export async function loadFiles(options: LoadFilesOptions): Promise<LoadResult> 
     }
   };
 
-  // One request in flight while the parser fills the next batch.
-  let inFlight: Promise<void> = Promise.resolve();
+  // A few requests in flight while the parser fills the next batch; the first failure stops the load.
+  const pending = new Set<Promise<void>>();
+  let failure: unknown;
+  const drain = async (): Promise<void> => {
+    await Promise.all(pending);
+    if (failure) throw failure;
+  };
   const submit = async (batch: Batch): Promise<void> => {
-    await inFlight;
-    inFlight = send(batch);
-    inFlight.catch(() => undefined); // awaited by the next submit or the final drain
+    // While the guessed Graph Store URL is on trial, nothing else is sent.
+    while (pending.size >= (probing ? 1 : IN_FLIGHT)) await Promise.race(pending);
+    if (failure) throw failure;
+    const request: Promise<void> = send(batch).then(
+      () => void pending.delete(request),
+      (error: unknown) => {
+        pending.delete(request);
+        failure ??= error;
+      },
+    );
+    pending.add(request);
   };
 
   for (const [index, file] of options.files.entries()) {
@@ -125,10 +139,10 @@ export async function loadFiles(options: LoadFilesOptions): Promise<LoadResult> 
     }
     if (batch.size > 0) await submit(batch);
     for (const blankBatch of packBlankTriples(blankTriples, batchSize())) await submit(blankBatch);
-    await inFlight;
+    await drain();
     options.onProgress?.({ file, triples: stored, seconds: seconds(), fileDone: true });
   }
-  await inFlight;
+  await drain();
   return { triples: stored, seconds: seconds(), protocol };
 }
 

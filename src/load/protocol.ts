@@ -31,13 +31,18 @@ const VIRTUOSO_GRAPH_STORE: Record<string, string> = {
   '/sparql-auth': '/sparql-graph-crud-auth',
 };
 
-/** SPARQL Update text for one batch; N-Triples lines are valid SPARQL triples. */
+/**
+ * SPARQL Update text for one batch; N-Triples lines are valid SPARQL triples. A batch with
+ * blank nodes becomes `INSERT {…} WHERE {}`: SPARQL 1.1 allows blank nodes in INSERT DATA,
+ * but Virtuoso refuses them there (SP031), and a template's blank nodes are just as fresh
+ * per request and shared within it.
+ */
 export function insertData(batch: Batch): string {
   const parts: string[] = [];
   for (const [graph, lines] of batch.graphs) {
     parts.push(graph === '' ? lines.join('') : `GRAPH <${graph}> {\n${lines.join('')}}\n`);
   }
-  return `INSERT DATA {\n${parts.join('')}}`;
+  return batch.hasBlankNodes ? `INSERT {\n${parts.join('')}} WHERE {}` : `INSERT DATA {\n${parts.join('')}}`;
 }
 
 /** The Graph Store Protocol URL for one graph (`?default` for the default graph). */

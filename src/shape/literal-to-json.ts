@@ -10,11 +10,20 @@ const STRING = `${XSD}string`;
 const INTEGER_LEXICAL = /^[+-]?\d+$/;
 const DECIMAL_LEXICAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
+const DECIMAL = `${XSD}decimal`;
+
+/** Digits a decimal's value needs; past 15 a JSON number (a double) may not hold it exactly. */
+function significantDigits(lexical: string): number {
+  const digits = lexical.replace(/[eE].*$/, '').replace(/[^\d]/g, '');
+  return digits.replace(/^0+/, '').replace(/0+$/, '').length;
+}
+
 export type JsonValue = string | number | boolean | null;
 
 /**
  * Converts an RDF term to the JSON value of an attribute: xsd numbers → numbers (integers past
- * 2^53 stay strings, so no digit is lost), xsd:boolean → booleans, everything else (dates, IRIs,
+ * 2^53 and decimals of more than 15 significant digits stay strings, so no digit is lost; some
+ * stores, Virtuoso among them, hand big integers back as xsd:decimal), xsd:boolean → booleans, everything else (dates, IRIs,
  * strings) → its lexical form unchanged. `datatype` (from the mapping) types plain literals.
  *
  * @example literalToJson(literal('42', xsdInteger)) // 42
@@ -30,16 +39,20 @@ export function literalToJson(term: Term, datatype?: string): JsonValue {
   }
   if (DECIMAL_TYPES.has(type) && DECIMAL_LEXICAL.test(lexical)) {
     const number = Number(lexical);
-    return Number.isFinite(number) ? number : term.value;
+    const exact = type !== DECIMAL || significantDigits(lexical) <= 15;
+    return Number.isFinite(number) && exact ? number : term.value;
   }
   if (type === BOOLEAN && (lexical === 'true' || lexical === '1')) return true;
   if (type === BOOLEAN && (lexical === 'false' || lexical === '0')) return false;
   return term.value;
 }
 
-/** Orders values the way the store's MIN/MAX do for sorting: numbers numerically, the rest by code point. */
+/**
+ * Orders values the way the store's MIN/MAX do for sorting: numbers numerically, the rest by code
+ * point (UTF-8 byte order; JavaScript's `<` compares UTF-16 code units, which differs past U+FFFF).
+ */
 export function compareTerms(a: Term, b: Term): number {
   const numeric = (t: Term) => t.termType === 'Literal' && (INTEGER_TYPES.has(t.datatype.value) || DECIMAL_TYPES.has(t.datatype.value));
   if (numeric(a) && numeric(b)) return Number(a.value) - Number(b.value);
-  return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+  return Buffer.compare(Buffer.from(a.value, 'utf8'), Buffer.from(b.value, 'utf8'));
 }

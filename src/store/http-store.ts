@@ -30,7 +30,10 @@ const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UN
 export function createHttpStore(options: HttpStoreOptions): Store {
   const { endpointUrl, graph, user, password, logger } = options;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const where = graph === undefined ? endpointUrl : `${endpointUrl} <${graph}>`;
+  // For messages and logs: never show credentials someone put in the URL.
+  const shown = new URL(endpointUrl);
+  shown.username = shown.password = '';
+  const where = graph === undefined ? shown.href : `${shown.href} <${graph}>`;
 
   /** One attempt; rejects with fetch's own error (classified by the caller). */
   const send = (query: string, signal: AbortSignal): Promise<Response> => {

@@ -44,7 +44,14 @@ for (const file of /** @type {{ files: string[] }} */ (workerData).files) {
     // Fed in chunks rather than as one string: the whole file never sits in WASM memory, which
     // only grows. Measured on a 937k-triple N-Triples file: a single string peaks at ~940 MB RSS,
     // chunks at ~370 MB; `no_transaction: true` was barely faster and took ~520 MB, so it is off.
-    store.load(readChunks(file), { format, base_iri: pathToFileURL(file).href });
+    // Opened here, not in the generator, so a missing file fails with Node's plain message
+    // rather than one wrapped by the WASM boundary.
+    const fd = openSync(file, 'r');
+    try {
+      store.load(readChunks(fd), { format, base_iri: pathToFileURL(file).href });
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     loadError = new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
     break;
@@ -53,22 +60,17 @@ for (const file of /** @type {{ files: string[] }} */ (workerData).files) {
 const loadMs = Math.round(performance.now() - started);
 
 /**
- * Reads a file synchronously (module evaluation cannot await) in 1 MiB chunks. Each chunk is a
- * fresh buffer: the parser gets bytes, so a UTF-8 sequence split across chunks is fine.
- * @param {string} file
+ * Reads an open file synchronously (module evaluation cannot await) in 1 MiB chunks. Each chunk
+ * is a fresh buffer: the parser gets bytes, so a UTF-8 sequence split across chunks is fine.
+ * @param {number} fd
  * @returns {Generator<Uint8Array>}
  */
-function* readChunks(file) {
-  const fd = openSync(file, 'r');
-  try {
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(1 << 20);
-      const length = readSync(fd, chunk, 0, chunk.length, null);
-      if (length === 0) return;
-      yield chunk.subarray(0, length);
-    }
-  } finally {
-    closeSync(fd);
+function* readChunks(fd) {
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    const length = readSync(fd, chunk, 0, chunk.length, null);
+    if (length === 0) return;
+    yield chunk.subarray(0, length);
   }
 }
 

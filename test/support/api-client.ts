@@ -1,0 +1,66 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { expect } from 'vitest';
+import type { Express } from 'express';
+
+// JSON:API 1.1's response schema (copied from ../shared/jsonapi, CC0), with uri-reference links.
+const schema = JSON.parse(readFileSync(new URL('../fixtures/jsonapi-schema.json', import.meta.url), 'utf8'));
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+(addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
+const validateDocument = ajv.compile(schema);
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  /** The parsed body; `undefined` when the body was empty. */
+  body: any;
+}
+
+/**
+ * Talks to an app over real HTTP on an ephemeral loopback port. Every response is checked on the
+ * way: Content-Type exactly the JSON:API media type, and a body that validates against the schema.
+ */
+export class ApiClient {
+  private constructor(
+    readonly baseUrl: string,
+    private readonly server: Server,
+  ) {}
+
+  static async listen(app: Express): Promise<ApiClient> {
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+    return new ApiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, server);
+  }
+
+  get(path: string, headers: Record<string, string> = { Accept: 'application/vnd.api+json' }): Promise<ApiResponse> {
+    return this.request('GET', path, headers);
+  }
+
+  async request(method: string, path: string, headers: Record<string, string> = {}): Promise<ApiResponse> {
+    const response = await fetch(this.baseUrl + path, { method, headers });
+    const text = await response.text();
+    if (method === 'HEAD') {
+      expect(text, 'HEAD has no body').toBe('');
+      return { status: response.status, headers: response.headers, body: undefined };
+    }
+    expect(response.headers.get('content-type'), `Content-Type of ${method} ${path}`).toBe('application/vnd.api+json');
+    const body = JSON.parse(text);
+    if (!validateDocument(body)) {
+      expect.fail(`${method} ${path}: response does not validate against the JSON:API schema: ${ajv.errorsText(validateDocument.errors)}\n${text.slice(0, 500)}`);
+    }
+    return { status: response.status, headers: response.headers, body };
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** The number of SPARQL queries a response's Server-Timing reports, or 0 without the header. */
+export function queryCount(response: ApiResponse): number {
+  const match = /desc="(\d+) quer/.exec(response.headers.get('server-timing') ?? '');
+  return match ? Number(match[1]) : 0;
+}

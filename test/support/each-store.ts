@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, inject, test } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { loadMapping } from '../../src/mapping/load-mapping.js';
+import type { Mapping } from '../../src/mapping/model.js';
+import { createHttpStore } from '../../src/store/http-store.js';
+import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
+import type { Store } from '../../src/store/store.js';
+import { ApiClient } from './api-client.js';
+import { SAMPLE_DATA } from './global-setup.js';
+
+export const SAMPLE_MAPPING = 'mappings/sample.yaml';
+export const STORE_NAMES = ['embedded', 'virtuoso'] as const;
+export type StoreName = (typeof STORE_NAMES)[number];
+
+/** What each test gets: the server over HTTP, and the mapping it serves. */
+export interface Harness {
+  readonly storeName: StoreName;
+  readonly api: ApiClient;
+  readonly mapping: Mapping;
+  readonly store: Store;
+}
+
+/** Opens the sample dataset in the named store: the embedded one, or the shared Virtuoso graph. */
+export async function openSampleStore(name: StoreName): Promise<Store> {
+  if (name === 'embedded') return createOxigraphStore({ files: [SAMPLE_DATA] });
+  const endpoint = inject('endpoint');
+  if ('skip' in endpoint) throw new Error(endpoint.skip);
+  return createHttpStore({ endpointUrl: endpoint.endpointUrl, graph: endpoint.graph });
+}
+
+let warned = false;
+
+/**
+ * Defines a suite once and runs it against every store: `[embedded] title` and `[virtuoso] title`,
+ * the same requests and the same expectations. Without a Virtuoso the second is skipped with one
+ * loud line, except with CI=true, where that is a failure.
+ */
+export function describeEachStore(title: string, body: (harness: () => Harness) => void): void {
+  for (const storeName of STORE_NAMES) {
+    const endpoint = inject('endpoint');
+    if (storeName === 'virtuoso' && 'skip' in endpoint) {
+      if (process.env.CI === 'true') {
+        describe(`[virtuoso] ${title}`, () => test('has a Virtuoso to run against', () => { throw new Error(`CI=true: ${endpoint.skip}`); }));
+      } else {
+        if (!warned) console.warn(`\n!!! SKIPPED every [virtuoso] suite: ${endpoint.skip}\n`);
+        warned = true;
+        describe.skip(`[virtuoso] ${title}`, () => body(() => { throw new Error('skipped'); }));
+      }
+      continue;
+    }
+    describe(`[${storeName}] ${title}`, () => {
+      let harness: Harness | undefined;
+      beforeAll(async () => {
+        const [mapping, store] = await Promise.all([loadMapping(SAMPLE_MAPPING), openSampleStore(storeName)]);
+        const app = createApp({
+          datasets: [
+            { name: 'sample', mapping, store, linkBase: '' },
+            { name: 'mirror', mapping, store, linkBase: '/api/mirror' },
+          ],
+          defaultDataset: 'sample',
+        });
+        harness = { storeName, api: await ApiClient.listen(app), mapping, store };
+      });
+      afterAll(async () => {
+        await harness?.api.close();
+        await harness?.store.close();
+      });
+      body(() => harness!);
+    });
+  }
+}

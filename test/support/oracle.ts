@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import { Parser, Store as N3Store, DataFactory } from 'n3';
+import type { Term } from '@rdfjs/types';
+import type { Attribute, Mapping, ResourceType } from '../../src/mapping/model.js';
+import { literalToJson } from '../../src/shape/literal-to-json.js';
+
+const RDF_TYPE = DataFactory.namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type');
+const NUMERIC = /#(integer|decimal|double|float|long|int|short|byte|(non)?(Negative|Positive)Integer|negativeInteger|positiveInteger|unsigned(Long|Int|Short|Byte))$/;
+
+export interface Resource {
+  iri: string;
+  id: string;
+}
+
+/** Code point order, which is UTF-8 byte order (JavaScript's `<` compares UTF-16 code units). */
+export function codePointCompare(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** Typed order of two values: numbers numerically, everything else by code point. */
+function compareValues(a: Term, b: Term): number {
+  const numeric = (t: Term) => t.termType === 'Literal' && NUMERIC.test(t.datatype.value);
+  return numeric(a) && numeric(b) ? Number(a.value) - Number(b.value) : codePointCompare(a.value, b.value);
+}
+
+/**
+ * What the API should answer, computed straight from the Turtle file with plain JavaScript and
+ * no SPARQL: the independent side of every fetch and sort assertion. It reads the mapping only
+ * for names and IRIs.
+ */
+export class Oracle {
+  private constructor(
+    private readonly quads: N3Store,
+    readonly mapping: Mapping,
+  ) {}
+
+  static fromFile(file: string, mapping: Mapping): Oracle {
+    const store = new N3Store(new Parser().parse(readFileSync(file, 'utf8')));
+    return new Oracle(store, mapping);
+  }
+
+  type(name: string): ResourceType {
+    return this.mapping.types.get(name)!;
+  }
+
+  /** Every member of a type, by id. */
+  members(typeName: string): Resource[] {
+    const type = this.type(typeName);
+    const found: Resource[] = [];
+    for (const subject of this.quads.getSubjects(RDF_TYPE, DataFactory.namedNode(type.classIri), null)) {
+      const id = this.idOf(type, subject);
+      if (id !== undefined) found.push({ iri: subject.value, id });
+    }
+    return found.sort((a, b) => codePointCompare(a.id, b.id));
+  }
+
+  member(typeName: string, id: string): Resource | undefined {
+    return this.members(typeName).find((m) => m.id === id);
+  }
+
+  /** The members of the relationship's target type that `iri`'s relationship points at. */
+  related(typeName: string, iri: string, relationship: string): Resource[] {
+    const rel = this.type(typeName).relationships.get(relationship)!;
+    const node = DataFactory.namedNode(iri);
+    const predicate = DataFactory.namedNode(rel.predicate);
+    const linked = rel.inverse ? this.quads.getSubjects(predicate, node, null) : this.quads.getObjects(node, predicate, null);
+    const targets = new Map(this.members(rel.target).map((m) => [m.iri, m]));
+    return linked.flatMap((term) => targets.get(term.value) ?? []).sort((a, b) => codePointCompare(a.id, b.id));
+  }
+
+  /** The attributes object a resource should have. */
+  attributes(typeName: string, iri: string): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const attribute of this.type(typeName).attributes.values()) {
+      const shown = this.shownValues(attribute, [iri]).sort(compareValues);
+      out[attribute.name] = attribute.many ? shown.map((t) => literalToJson(t, attribute.datatype)) : shown[0] ? literalToJson(shown[0], attribute.datatype) : null;
+    }
+    return out;
+  }
+
+  /**
+   * The ids of `resources` in the order `sort` asks for, by the README's rules: missing keys last
+   * in both directions; multi-valued keys by minimum ascending and maximum descending; ties by id.
+   */
+  order(typeName: string, resources: Resource[], sort: string): string[] {
+    const fields = sort.split(',').map((raw) => ({ descending: raw.startsWith('-'), path: raw.replace(/^-/, '').split('.') }));
+    const keyed = resources.map((r) => ({ r, keys: fields.map((f) => this.sortKey(typeName, r, f.path, f.descending)) }));
+    keyed.sort((a, b) => {
+      for (const [i, field] of fields.entries()) {
+        const [x, y] = [a.keys[i], b.keys[i]];
+        if (x === undefined || y === undefined) {
+          if (x !== y) return x === undefined ? 1 : -1;
+          continue;
+        }
+        const c = compareValues(x, y);
+        if (c !== 0) return field.descending ? -c : c;
+      }
+      return codePointCompare(a.r.id, b.r.id);
+    });
+    return keyed.map((k) => k.r.id);
+  }
+
+  private sortKey(typeName: string, resource: Resource, path: string[], descending: boolean): Term | undefined {
+    if (path.length === 1 && path[0] === 'id') return DataFactory.literal(resource.id);
+    let type = this.type(typeName);
+    let iris = [resource.iri];
+    let multi = false;
+    for (const name of path.slice(0, -1)) {
+      const rel = type.relationships.get(name)!;
+      multi ||= rel.cardinality === 'many';
+      iris = [...new Set(iris.flatMap((iri) => this.related(type.name, iri, name).map((m) => m.iri)))];
+      type = this.type(rel.target);
+    }
+    const attribute = type.attributes.get(path.at(-1)!)!;
+    multi ||= attribute.many;
+    const values = this.shownValues(attribute, iris).sort(compareValues);
+    return descending && multi ? values.at(-1) : values[0];
+  }
+
+  /** Values of an attribute over some resources, narrowed to the preferred language tier. */
+  private shownValues(attribute: Attribute, iris: string[]): Term[] {
+    const all = iris.flatMap((iri) => this.quads.getObjects(DataFactory.namedNode(iri), DataFactory.namedNode(attribute.predicate), null));
+    const values = all.filter((t, i) => all.findIndex((u) => u.equals(t)) === i);
+    if (attribute.language === undefined) return values;
+    const tag = (t: Term) => (t.termType === 'Literal' ? t.language.toLowerCase() : '');
+    const tiers = [(t: Term) => tag(t) === attribute.language || tag(t).startsWith(`${attribute.language}-`), (t: Term) => tag(t) === '', () => true];
+    for (const inTier of tiers) {
+      const found = values.filter(inTier);
+      if (found.length > 0) return found;
+    }
+    return [];
+  }
+
+  private idOf(type: ResourceType, subject: Term): string | undefined {
+    if (subject.termType !== 'NamedNode') return undefined;
+    const id = type.id;
+    if (id.kind === 'predicate') return this.quads.getObjects(subject, DataFactory.namedNode(id.predicate), null)[0]?.value;
+    if (id.kind === 'template') {
+      const { value } = subject;
+      const middle = value.slice(id.prefix.length, value.length - id.suffix.length);
+      return value.startsWith(id.prefix) && value.endsWith(id.suffix) && /^[0-9a-f]+$/.test(middle) ? middle : undefined;
+    }
+    return subject.value.startsWith(id.base) && subject.value.length > id.base.length ? Buffer.from(subject.value.slice(id.base.length)).toString('hex') : undefined;
+  }
+}

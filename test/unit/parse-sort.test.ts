@@ -1,0 +1,157 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { JsonApiError } from '../../src/errors/json-api-error.js';
+import { loadMapping } from '../../src/mapping/load-mapping.js';
+import type { Mapping, ResourceType } from '../../src/mapping/model.js';
+import { parseSort } from '../../src/request/parse-sort.js';
+
+let mapping: Mapping;
+let tradeActivities: ResourceType;
+
+beforeAll(async () => {
+  mapping = await loadMapping('mappings/sample.yaml');
+  tradeActivities = mapping.types.get('trade-activities')!;
+});
+
+/** What a resolved key looks like, reduced to comparable names. */
+function summary(value: string) {
+  return parseSort(value, mapping, tradeActivities).map((key) => ({
+    field: key.field,
+    descending: key.descending,
+    hops: key.path.hops.map((hop) => hop.name),
+    end: key.path.end === 'id' ? 'id' : key.path.end.name,
+    multiValued: key.path.multiValued,
+  }));
+}
+
+function thrown(fn: () => unknown): JsonApiError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(JsonApiError);
+    return error as JsonApiError;
+  }
+  throw new Error('expected a JsonApiError, nothing was thrown');
+}
+
+const FINANCIAL_YEAR = { field: 'financial-year', hops: [], end: 'financial-year', multiValued: false };
+const ID = { field: 'id', hops: [], end: 'id', multiValued: false };
+
+describe('parseSort: accepted values', () => {
+  it.each([
+    { input: 'financial-year', expected: [{ ...FINANCIAL_YEAR, descending: false }] },
+    { input: '-financial-year', expected: [{ ...FINANCIAL_YEAR, descending: true }] },
+    { input: 'id', expected: [{ ...ID, descending: false }] },
+    { input: '-id', expected: [{ ...ID, descending: true }] },
+    {
+      input: 'financial-year,-id',
+      expected: [
+        { ...FINANCIAL_YEAR, descending: false },
+        { ...ID, descending: true },
+      ],
+    },
+    {
+      input: '-id,financial-year',
+      expected: [
+        { ...ID, descending: true },
+        { ...FINANCIAL_YEAR, descending: false },
+      ],
+    },
+    {
+      input: 'origin.country.name',
+      expected: [{ field: 'origin.country.name', descending: false, hops: ['origin', 'country'], end: 'name', multiValued: false }],
+    },
+    {
+      input: '-destination.country.iso-code',
+      expected: [{ field: 'destination.country.iso-code', descending: true, hops: ['destination', 'country'], end: 'iso-code', multiValued: false }],
+    },
+    {
+      input: 'concerns.label',
+      expected: [{ field: 'concerns.label', descending: false, hops: ['concerns'], end: 'label', multiValued: true }],
+    },
+    {
+      input: 'amount.value',
+      expected: [{ field: 'amount.value', descending: false, hops: ['amount'], end: 'value', multiValued: false }],
+    },
+    {
+      input: 'concerns.broader-concepts.broader-concepts.label',
+      expected: [
+        {
+          field: 'concerns.broader-concepts.broader-concepts.label',
+          descending: false,
+          hops: ['concerns', 'broader-concepts', 'broader-concepts'],
+          end: 'label',
+          multiValued: true,
+        },
+      ],
+    },
+  ])('$input', ({ input, expected }) => {
+    expect(summary(input)).toEqual(expected);
+  });
+
+  it('resolves hops to the relationships of the mapping, in order', () => {
+    const [key] = parseSort('origin.country.name', mapping, tradeActivities);
+    expect(key!.path.hops).toEqual([tradeActivities.relationships.get('origin'), mapping.types.get('group-national-agents')!.relationships.get('country')]);
+    expect(key!.path.end).toBe(mapping.types.get('countries')!.attributes.get('name'));
+  });
+
+  it('a many attribute is multi-valued without any hop', () => {
+    const [key] = parseSort('keywords', mapping, mapping.types.get('aid-activities')!);
+    expect(key!.path).toMatchObject({ hops: [], multiValued: true });
+  });
+
+  it('reports errors under the parameter name it is given', () => {
+    const error = thrown(() => parseSort('nope', mapping, tradeActivities, 'sort[x]'));
+    expect(error.errors[0]!.source).toEqual({ parameter: 'sort[x]' });
+  });
+});
+
+const SORTABLE = /Sortable: id, financial-year, concerns\.<attribute>, origin\.<attribute>, destination\.<attribute>, amount\.<attribute>\./;
+/** The empty-field message shows the whole value and an example of what is expected. */
+const EMPTY_FIELD = /empty field .*expected comma-separated fields/;
+
+describe('parseSort: rejected values', () => {
+  it.each([
+    { input: '', detail: [EMPTY_FIELD, /\(''\)/] },
+    { input: 'financial-year,,id', detail: [EMPTY_FIELD, /'financial-year,,id'/] },
+    { input: 'id,', detail: [EMPTY_FIELD, /'id,'/] },
+    { input: '-', detail: [EMPTY_FIELD, /'-'/] },
+    // Fields are checked in order: the unknown 'a' is reported before the empty field.
+    { input: 'a,,b', detail: [/'a'/, /has no attribute 'a'/, SORTABLE] },
+    { input: 'nope', detail: [/by 'nope'/, /'trade-activities' has no attribute 'nope'/, SORTABLE] },
+    { input: '-nope', detail: [/by 'nope'/, /has no attribute 'nope'/, SORTABLE] },
+    { input: '--financial-year', detail: [/by '-financial-year'/, /has no attribute '-financial-year'/, SORTABLE] },
+    { input: 'financial-year,nope', detail: [/by 'nope'/, SORTABLE] },
+    { input: 'concerns', detail: [/by 'concerns'/, /ends on the relationship 'concerns'/, /concerns\.<attribute>\)/, SORTABLE] },
+    { input: 'origin.country', detail: [/by 'origin\.country'/, /ends on the relationship 'country'/, SORTABLE] },
+    { input: 'concerns.nope', detail: [/by 'concerns\.nope'/, /'concepts' has no attribute 'nope'/, SORTABLE] },
+    { input: 'nope.label', detail: [/by 'nope\.label'/, /'trade-activities' has no relationship 'nope'/, SORTABLE] },
+    {
+      input: 'concerns.broader-concepts.broader-concepts.broader-concepts.label',
+      detail: [/by 'concerns\.broader-concepts\.broader-concepts\.broader-concepts\.label'/, /follows more than 3 relationships/, SORTABLE],
+    },
+    // A related resource's id is not sortable: `id` only names the collection's own id.
+    { input: 'origin.id', detail: [/by 'origin\.id'/, /'group-national-agents' has no attribute 'id'/, SORTABLE] },
+    { input: 'concerns.id', detail: [/by 'concerns\.id'/, /'concepts' has no attribute 'id'/, SORTABLE] },
+    // An attribute is not a relationship to step through.
+    { input: 'financial-year.x', detail: [/by 'financial-year\.x'/, /has no relationship 'financial-year'/, SORTABLE] },
+    { input: '.label', detail: [/by '\.label'/, /empty segment/, SORTABLE] },
+    { input: 'concerns.', detail: [/by 'concerns\.'/, /empty segment/, SORTABLE] },
+    { input: 'concerns..label', detail: [/empty segment/, SORTABLE] },
+    { input: 'Financial-Year', detail: [/has no attribute 'Financial-Year'/, SORTABLE] },
+  ])('$input → 400', ({ input, detail }) => {
+    const error = thrown(() => parseSort(input, mapping, tradeActivities));
+    expect(error.status).toBe(400);
+    expect(error.errors).toHaveLength(1);
+    const [object] = error.errors;
+    expect(object).toMatchObject({ status: '400', title: 'Invalid query parameter', source: { parameter: 'sort' } });
+    for (const pattern of detail) expect(object!.detail).toMatch(pattern);
+  });
+
+  it('lists the sortable fields of the collection being sorted', () => {
+    const error = thrown(() => parseSort('nope', mapping, mapping.types.get('concepts')!));
+    expect(error.errors[0]!.detail).toMatch(/Cannot sort concepts by 'nope'/);
+    expect(error.errors[0]!.detail).toMatch(
+      /Sortable: id, notation, label, broader-concepts\.<attribute>, narrower-concepts\.<attribute>, concept-scheme\.<attribute>, top-concept-of\.<attribute>\./,
+    );
+  });
+});
