@@ -29,6 +29,8 @@ export interface LoadFilesOptions {
   onProgress?: (progress: LoadProgress) => void;
   /** Default 50,000. */
   progressEvery?: number;
+  /** Requests in flight at once; default 2, so parsing overlaps the store's work. */
+  concurrency?: number;
 }
 
 export interface LoadProgress {
@@ -45,7 +47,6 @@ export interface LoadResult {
   protocol: Protocol;
 }
 
-const IN_FLIGHT = Number(process.env.LOAD_IN_FLIGHT ?? 2);
 const FORMATS: Record<string, string> = { '.ttl': 'Turtle', '.nt': 'N-Triples', '.nq': 'N-Quads', '.trig': 'TriG' };
 
 /**
@@ -105,7 +106,7 @@ export async function loadFiles(options: LoadFilesOptions): Promise<LoadResult> 
   };
   const submit = async (batch: Batch): Promise<void> => {
     // While the guessed Graph Store URL is on trial, nothing else is sent.
-    while (pending.size >= (probing ? 1 : IN_FLIGHT)) await Promise.race(pending);
+    while (pending.size >= (probing ? 1 : (options.concurrency ?? 2))) await Promise.race(pending);
     if (failure) throw failure;
     const request: Promise<void> = send(batch).then(
       () => void pending.delete(request),

@@ -12,7 +12,7 @@ const ID_PATTERNS = {
   hex: /^(?:[0-9a-f]{2}){1,2048}$/,
 } as const;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }); // ignoreBOM: keep a leading U+FEFF, so that each IRI has one id
 
 /** What a request id stands for: the IRI itself, or (predicate strategy) the literal to look up. */
 export type IdLookup = { readonly kind: 'iri'; readonly iri: string } | { readonly kind: 'literal'; readonly value: string };

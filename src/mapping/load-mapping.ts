@@ -84,7 +84,7 @@ function compileTypes(file: MappingFile, problems: string[]): { types: Map<strin
       const path = `${at}.relationships.${field}`;
       checkFieldName(field, path, problems);
       if (attributes.has(field)) problems.push(`${path}: '${field}' is also an attribute; fields share one namespace`);
-      if (!(rel.target in file.types)) problems.push(`${path}.target: '${rel.target}' is not a type of this mapping (types: ${Object.keys(file.types).join(', ')})`);
+      if (!Object.hasOwn(file.types, rel.target)) problems.push(`${path}.target: '${rel.target}' is not a type of this mapping (types: ${Object.keys(file.types).join(', ')})`);
       relationships.set(field, Object.freeze({ name: field, predicate: expand(rel.predicate, `${path}.predicate`), target: rel.target, cardinality: rel.cardinality, inverse: rel.inverse ?? false }));
     }
     types.set(name, Object.freeze({

@@ -36,7 +36,7 @@ const PARENT = variable('parent');
 export function buildListQuery(mapping: Mapping, request: ListRequest): SelectQuery {
   const { type, parent } = request;
   const sort = sortClauses(mapping, type, request.sort, SUBJECT);
-  const members: Pattern[] = [...memberPatterns(type, SUBJECT), ...sort.optionals];
+  const members: Pattern[] = [...memberPatterns(type, SUBJECT), ...sort.optionals, ...sort.binds];
   const where: Pattern[] = parent
     ? [...lookupPatterns(parent.type, parent.lookup, PARENT), optional(bgp(link(parent.relationship, PARENT, SUBJECT)), ...members)]
     : members;

@@ -1,7 +1,7 @@
 import type { Pattern, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { IdStrategy, ResourceType } from '../mapping/model.js';
-import { bgp, filter, iri, literal, op, RDF_TYPE, str, triple, values, variable, XSD, xsdString } from './ast.js';
+import { bgp, filter, integer, iri, literal, op, RDF_TYPE, str, triple, values, variable, xsdString } from './ast.js';
 
 /** The variable holding the id literal of a `predicate`-strategy resource bound to `subject`. */
 export const idVariable = (subject: VariableTerm): VariableTerm => variable(`${subject.value}_id`);
@@ -11,14 +11,14 @@ export const idVariable = (subject: VariableTerm): VariableTerm => variable(`${s
  * strategy, its id literal (bound to {@link idVariable}) or an IRI that has an id.
  */
 export function memberPatterns(type: ResourceType, subject: VariableTerm): Pattern[] {
-  const patterns: Pattern[] = [bgp(triple(subject, RDF_TYPE, iri(type.classIri)), ...idTriples(type.id, subject))];
+  const classAndId = bgp(triple(subject, RDF_TYPE, iri(type.classIri)), ...idTriples(type.id, subject));
   const id = type.id;
-  if (id.kind === 'template') {
-    patterns.push(filter(op('regex', str(subject), literal(`^${escapeRegex(id.prefix)}[0-9a-f]+${escapeRegex(id.suffix)}$`))));
-  } else if (id.kind === 'hex') {
-    patterns.push(filter(id.base === '' ? op('isiri', subject) : op('&&', op('strstarts', str(subject), literal(id.base)), op('>', op('strlen', str(subject)), literal(String(id.base.length), `${XSD}integer`)))));
-  }
-  return patterns;
+  if (id.kind === 'predicate') return [classAndId];
+  const test = id.kind === 'template'
+    ? op('regex', str(subject), literal(`^${escapeRegex(id.prefix)}[0-9a-f]+${escapeRegex(id.suffix)}$`))
+    : id.base === '' ? op('isiri', subject) : op('&&', op('strstarts', str(subject), literal(id.base)), op('>', op('strlen', str(subject)), integer(id.base.length)));
+  // The FILTER gets a group of its own: Virtuoso loses a FILTER that shares its group with a BIND.
+  return [{ type: 'group', patterns: [classAndId, filter(test)] }];
 }
 
 /**

@@ -8,6 +8,8 @@ import { idVariable, memberPatterns } from './members.js';
 export interface SortClauses {
   /** One OPTIONAL per attribute key, binding `?k<i>` to every value the path reaches. */
   readonly optionals: Pattern[];
+  /** BINDs that derive language-tiered keys; they go last in the group (see below). */
+  readonly binds: Pattern[];
   /** One aggregate per attribute key (`MIN(?k0) AS ?key0`); when empty, no GROUP BY is needed. */
   readonly aggregates: VariableExpression[];
   readonly order: Ordering[];
@@ -35,7 +37,7 @@ export function idSortExpression(type: ResourceType, subject: VariableTerm): Exp
  * preferred language); ties go to the id, ascending.
  */
 export function sortClauses(mapping: Mapping, type: ResourceType, keys: readonly SortKey[], subject: VariableTerm): SortClauses {
-  const clauses: SortClauses = { optionals: [], aggregates: [], order: [] };
+  const clauses: SortClauses = { optionals: [], binds: [], aggregates: [], order: [] };
   keys.forEach((key, i) => {
     const end = key.path.end;
     if (end === 'id') {
@@ -53,17 +55,20 @@ export function sortClauses(mapping: Mapping, type: ResourceType, keys: readonly
     });
     patterns.push(bgp(triple(from, iri(end.predicate), value)));
     const useMax = key.descending && key.path.multiValued;
+    clauses.optionals.push(optional(...patterns));
     let aggregated: Expression = value;
     if (end.language !== undefined) {
       // A language tier digit in front of the text makes MIN/MAX pick the preferred language
-      // first; ORDER BY then skips the digit. See the README's sort semantics.
-      const tier = variable(`t${i}`);
+      // first; ORDER BY then skips the digit (see the README's sort semantics). The BIND comes
+      // after the OPTIONALs, guarded by BOUND: Virtuoso evaluates a BIND inside an OPTIONAL even
+      // when the OPTIONAL does not match, which made a missing key the smallest one.
+      const tiered = variable(`t${i}`);
       const [best, worst] = useMax ? ['2', '0'] : ['0', '2'];
-      patterns.push(bind(op('if', op('langmatches', op('lang', value), literal(end.language)), literal(best), op('if', op('=', op('lang', value), literal('')), literal('1'), literal(worst))), tier));
-      aggregated = op('concat', tier, str(value));
+      const tier = op('if', op('langmatches', op('lang', value), literal(end.language)), literal(best), op('if', op('=', op('lang', value), literal('')), literal('1'), literal(worst)));
+      clauses.binds.push(bind(op('if', op('bound', value), op('concat', tier, str(value)), variable(`none${i}`)), tiered));
+      aggregated = tiered;
     }
     const key_ = variable(`key${i}`);
-    clauses.optionals.push(optional(...patterns));
     clauses.aggregates.push({ expression: { type: 'aggregate', aggregation: useMax ? 'max' : 'min', expression: aggregated, distinct: false }, variable: key_ });
     clauses.order.push({ expression: op('if', op('bound', key_), integer(0), integer(1)) });
     clauses.order.push({ expression: end.language !== undefined ? op('substr', key_, integer(2)) : key_, descending: key.descending });

@@ -84,5 +84,4 @@ describe('parsePath: no resource lives here', () => {
     expect(error.status).toBe(404);
     expect(error.errors).toEqual([{ status: '404', title: 'Not Found', detail: expect.stringMatching(detail) }]);
   });
-
 });

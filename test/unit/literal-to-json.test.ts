@@ -1,0 +1,113 @@
+import rdf from '@rdfjs/data-model';
+import type { Term } from '@rdfjs/types';
+import { describe, expect, it } from 'vitest';
+import { compareTerms, literalToJson, type JsonValue } from '../../src/shape/literal-to-json.js';
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const typed = (value: string, type: string) => rdf.literal(value, rdf.namedNode(XSD + type));
+
+describe('literalToJson', () => {
+  it.each<{ name: string; input: Term; datatype?: string; expected: JsonValue }>([
+    // integers → numbers
+    { name: 'xsd:integer', input: typed('42', 'integer'), expected: 42 },
+    { name: 'xsd:integer negative', input: typed('-42', 'integer'), expected: -42 },
+    { name: 'xsd:int', input: typed('7', 'int'), expected: 7 },
+    { name: 'xsd:long', input: typed('9007199254740991', 'long'), expected: 9007199254740991 },
+    { name: 'xsd:short', input: typed('-300', 'short'), expected: -300 },
+    { name: 'xsd:byte', input: typed('12', 'byte'), expected: 12 },
+    { name: 'xsd:nonNegativeInteger', input: typed('0', 'nonNegativeInteger'), expected: 0 },
+    { name: 'xsd:unsignedLong', input: typed('18', 'unsignedLong'), expected: 18 },
+    { name: 'xsd:positiveInteger', input: typed('3', 'positiveInteger'), expected: 3 },
+    { name: 'xsd:integer "+5"', input: typed('+5', 'integer'), expected: 5 },
+    { name: 'xsd:integer "007"', input: typed('007', 'integer'), expected: 7 },
+    { name: 'xsd:integer with surrounding spaces', input: typed(' 42 ', 'integer'), expected: 42 },
+    // past 2^53 the digits would be lost: the lexical form stays
+    { name: 'xsd:integer past 2^53', input: typed('90071992547409931', 'integer'), expected: '90071992547409931' },
+    { name: 'xsd:integer 2^53', input: typed('9007199254740992', 'integer'), expected: '9007199254740992' },
+    { name: 'xsd:unsignedLong max', input: typed('18446744073709551615', 'unsignedLong'), expected: '18446744073709551615' },
+    // not an integer lexical form: unchanged
+    { name: 'xsd:integer "1.5"', input: typed('1.5', 'integer'), expected: '1.5' },
+    { name: 'xsd:integer "abc"', input: typed('abc', 'integer'), expected: 'abc' },
+    { name: 'xsd:integer ""', input: typed('', 'integer'), expected: '' },
+    // decimals and floating point
+    { name: 'xsd:decimal "1250"', input: typed('1250', 'decimal'), expected: 1250 },
+    { name: 'xsd:decimal "98765.43"', input: typed('98765.43', 'decimal'), expected: 98765.43 },
+    { name: 'xsd:decimal "-.5"', input: typed('-.5', 'decimal'), expected: -0.5 },
+    { name: 'xsd:decimal "1."', input: typed('1.', 'decimal'), expected: 1 },
+    { name: 'xsd:double "1e3"', input: typed('1e3', 'double'), expected: 1000 },
+    { name: 'xsd:double "1.5E-2"', input: typed('1.5E-2', 'double'), expected: 0.015 },
+    { name: 'xsd:float "0.25"', input: typed('0.25', 'float'), expected: 0.25 },
+    { name: 'xsd:double "INF"', input: typed('INF', 'double'), expected: 'INF' },
+    { name: 'xsd:double "-INF"', input: typed('-INF', 'double'), expected: '-INF' },
+    { name: 'xsd:double "NaN"', input: typed('NaN', 'double'), expected: 'NaN' },
+    { name: 'xsd:double "1e400" (not finite)', input: typed('1e400', 'double'), expected: '1e400' },
+    { name: 'xsd:decimal "0x10"', input: typed('0x10', 'decimal'), expected: '0x10' },
+    { name: 'xsd:decimal "1,5"', input: typed('1,5', 'decimal'), expected: '1,5' },
+    // booleans
+    { name: 'xsd:boolean "true"', input: typed('true', 'boolean'), expected: true },
+    { name: 'xsd:boolean "false"', input: typed('false', 'boolean'), expected: false },
+    { name: 'xsd:boolean "1"', input: typed('1', 'boolean'), expected: true },
+    { name: 'xsd:boolean "0"', input: typed('0', 'boolean'), expected: false },
+    { name: 'xsd:boolean "yes"', input: typed('yes', 'boolean'), expected: 'yes' },
+    { name: 'xsd:boolean "TRUE"', input: typed('TRUE', 'boolean'), expected: 'TRUE' },
+    // dates and the rest: lexical form unchanged
+    { name: 'xsd:date "2016-01-01Z"', input: typed('2016-01-01Z', 'date'), expected: '2016-01-01Z' },
+    { name: 'xsd:dateTime', input: typed('2016-01-01T12:30:00+02:00', 'dateTime'), expected: '2016-01-01T12:30:00+02:00' },
+    { name: 'xsd:gYear', input: typed('2016', 'gYear'), expected: '2016' },
+    { name: 'xsd:string', input: typed('  spaced  ', 'string'), expected: '  spaced  ' },
+    { name: 'unknown datatype', input: rdf.literal('42', rdf.namedNode('http://x/type')), expected: '42' },
+    // language-tagged strings → the text
+    { name: 'lang string', input: rdf.literal('Live animals', 'en'), expected: 'Live animals' },
+    { name: 'lang string that looks like a number', input: rdf.literal('42', 'en'), expected: '42' },
+    { name: 'lang string with a mapping datatype', input: rdf.literal('42', 'en'), datatype: `${XSD}integer`, expected: '42' },
+    // IRIs and blank nodes
+    { name: 'IRI', input: rdf.namedNode('http://linkedeconomy.org/resource/country/GR'), expected: 'http://linkedeconomy.org/resource/country/GR' },
+    { name: 'IRI with a mapping datatype', input: rdf.namedNode('http://x/1'), datatype: `${XSD}integer`, expected: 'http://x/1' },
+    { name: 'blank node', input: rdf.blankNode('b0'), expected: '_:b0' },
+    // the mapping's datatype types plain literals only
+    { name: 'plain "42" with mapping xsd:integer', input: rdf.literal('42'), datatype: `${XSD}integer`, expected: 42 },
+    { name: 'plain "42" without a mapping datatype', input: rdf.literal('42'), expected: '42' },
+    { name: 'plain "12.5" with mapping xsd:decimal', input: rdf.literal('12.5'), datatype: `${XSD}decimal`, expected: 12.5 },
+    { name: 'plain "true" with mapping xsd:boolean', input: rdf.literal('true'), datatype: `${XSD}boolean`, expected: true },
+    { name: 'plain "abc" with mapping xsd:integer', input: rdf.literal('abc'), datatype: `${XSD}integer`, expected: 'abc' },
+    { name: '"42"^^xsd:integer with mapping xsd:string', input: typed('42', 'integer'), datatype: `${XSD}string`, expected: 42 },
+    { name: '"42"^^xsd:gYear with mapping xsd:integer', input: typed('42', 'gYear'), datatype: `${XSD}integer`, expected: '42' },
+  ])('$name', ({ input, datatype, expected }) => {
+    expect(literalToJson(input, datatype)).toStrictEqual(expected);
+  });
+});
+
+describe('compareTerms', () => {
+  const sign = (a: Term, b: Term) => Math.sign(compareTerms(a, b));
+  it.each([
+    // numbers numerically
+    { a: typed('9', 'integer'), b: typed('10', 'integer'), expected: -1 },
+    { a: typed('10', 'integer'), b: typed('9', 'integer'), expected: 1 },
+    { a: typed('-2', 'integer'), b: typed('1', 'integer'), expected: -1 },
+    { a: typed('2.5', 'decimal'), b: typed('10', 'integer'), expected: -1 },
+    { a: typed('1e3', 'double'), b: typed('999', 'integer'), expected: 1 },
+    { a: typed('10', 'integer'), b: typed('10.0', 'decimal'), expected: 0 },
+    // strings by code point
+    { a: rdf.literal('9'), b: rdf.literal('10'), expected: 1 },
+    { a: rdf.literal('Z'), b: rdf.literal('a'), expected: -1 },
+    { a: rdf.literal('a'), b: rdf.literal('É'), expected: -1 },
+    { a: rdf.literal('Z'), b: rdf.literal('É'), expected: -1 },
+    { a: rdf.literal('É'), b: rdf.literal('a'), expected: 1 },
+    { a: rdf.literal('ab'), b: rdf.literal('a'), expected: 1 },
+    { a: rdf.literal('same'), b: rdf.literal('same'), expected: 0 },
+    // past U+FFFF: U+1F600 comes after U+FF5A by code point (UTF-16 code units say otherwise)
+    { a: rdf.literal('\u{1F600}'), b: rdf.literal('\uFF5A'), expected: 1 },
+    { a: rdf.literal('\uFF5A'), b: rdf.literal('\u{1F600}'), expected: -1 },
+    // a number and a string compare as text
+    { a: typed('10', 'integer'), b: rdf.literal('9'), expected: -1 },
+  ])('$a.value vs $b.value → $expected', ({ a, b, expected }) => {
+    expect(sign(a, b)).toBe(expected);
+  });
+
+  it('sorts integers numerically and text by code point', () => {
+    const numbers = ['10', '9', '100', '-1'].map((v) => typed(v, 'integer'));
+    expect([...numbers].sort(compareTerms).map((t) => t.value)).toEqual(['-1', '9', '10', '100']);
+    const words = ['é', 'a', 'Z', 'É', 'z'].map((v) => rdf.literal(v));
+    expect([...words].sort(compareTerms).map((t) => t.value)).toEqual(['Z', 'a', 'z', 'É', 'é']);
+  });
+});
