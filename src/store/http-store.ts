@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import SimpleClient from 'sparql-http-client/SimpleClient.js';
-import { parseSelectResults, StoreError, type Row, type SelectOptions, type Store } from './store.js';
+import { parseSelectResults } from './parse-select-results.js';
+import { StoreError, type Row, type SelectOptions, type Store } from './store.js';
 
 export interface HttpStoreOptions {
   /** SPARQL 1.1 query endpoint, e.g. `http://localhost:8890/sparql`. */

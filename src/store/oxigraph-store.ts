@@ -1,7 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
-import { parseSelectResults, StoreError, type Row, type SelectOptions, type Store } from './store.js';
+import { parseSelectResults } from './parse-select-results.js';
+import { StoreError, type Row, type SelectOptions, type Store } from './store.js';
 
 export interface OxigraphStoreOptions {
   /** RDF files to load: `.ttl`, `.nt`, `.nq` or `.trig` (format from the extension). */

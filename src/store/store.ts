@@ -1,7 +1,4 @@
-// @ts-ignore -- @rdfjs/data-model ships no type declarations; it is typed as DataFactory below.
-import rdf from '@rdfjs/data-model';
-import type { DataFactory, Term } from '@rdfjs/types';
-import { SparqlJsonParser } from 'sparqljson-parse';
+import type { Term } from '@rdfjs/types';
 
 /** One solution of a SELECT: variable name (without `?`) → RDF/JS term; unbound variables are absent. */
 export type Row = Readonly<Record<string, Term>>;
@@ -44,20 +41,4 @@ export class StoreError extends Error {
     super(message, options);
     this.name = 'StoreError';
   }
-}
-
-/** Rows are plain `{ name → term }` objects; keys carry no `?` (prefixVariableQuestionMark off). */
-const resultsParser = new SparqlJsonParser({ dataFactory: rdf as DataFactory });
-
-/**
- * Parses a SPARQL 1.1 Query Results JSON document (as text) into rows. Shared by both
- * adapters so they produce identical terms; sparqljson-parse also maps Virtuoso's legacy
- * `"type": "typed-literal"` to a literal with its datatype. Throws on malformed input.
- */
-export function parseSelectResults(text: string): Row[] {
-  const json: unknown = JSON.parse(text);
-  if (typeof json !== 'object' || json === null || !('results' in json)) {
-    throw new Error('not a SELECT result (no "results" member)');
-  }
-  return resultsParser.parseJsonResults(json);
 }

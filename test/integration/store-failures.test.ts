@@ -1,0 +1,97 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { loadMapping } from '../../src/mapping/load-mapping.js';
+import { createHttpStore } from '../../src/store/http-store.js';
+import { ApiClient } from '../support/api-client.js';
+import { SAMPLE_MAPPING } from '../support/each-store.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
+
+const mapping = await loadMapping(SAMPLE_MAPPING);
+const endpoint = inject('endpoint');
+
+/** An app over one HTTP store; closed after the suite. */
+async function appOver(endpointUrl: string, options: { graph?: string; timeoutMs?: number } = {}): Promise<ApiClient> {
+  const store = createHttpStore({ endpointUrl, ...options });
+  return ApiClient.listen(createApp({ datasets: [{ name: 'sample', mapping, store, linkBase: '' }] }));
+}
+
+function expectStoreError(body: any, status: number) {
+  expect(body.errors[0].status).toBe(String(status));
+  expect(JSON.stringify(body)).not.toMatch(/\n\s+at |ECONNREFUSED|127\.0\.0\.1|\.ts:\d+/);
+}
+
+describe('a store that is down', () => {
+  let api: ApiClient;
+  beforeAll(async () => {
+    // A port nothing listens on: bind one, note it, release it.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    api = await appOver(`http://127.0.0.1:${port}/sparql`);
+  });
+  afterAll(() => api.close());
+
+  it('gives 502 with an error document that reveals nothing internal', async () => {
+    const response = await api.get('/concepts');
+    expect(response.status).toBe(502);
+    expectStoreError(response.body, 502);
+  });
+
+  it('makes /health answer 503', async () => {
+    const response = await api.get('/health');
+    expect(response.status).toBe(503);
+    expectStoreError(response.body, 503);
+  });
+});
+
+if ('skip' in endpoint) {
+  if (process.env.CI === 'true') test('[virtuoso] store failures have a Virtuoso', () => { throw new Error(endpoint.skip); });
+  else describe.skip('[virtuoso] store failures (no Virtuoso)', () => it('skipped', () => {}));
+} else {
+  const target = new URL(endpoint.endpointUrl);
+
+  describe('[virtuoso] store failures', () => {
+    it('a store slower than the timeout gives 504, and the next request is served', async () => {
+      const slow = await appOver(endpoint.endpointUrl, { graph: endpoint.graph, timeoutMs: 1 });
+      try {
+        const response = await slow.get('/trade-activities?sort=-concerns.label');
+        expect(response.status).toBe(504);
+        expectStoreError(response.body, 504);
+      } finally {
+        await slow.close();
+      }
+    });
+
+    it('a store that answers with an error gives 502', async () => {
+      const broken = await appOver(`${target.origin}/no-such-endpoint`, { graph: endpoint.graph });
+      try {
+        const response = await broken.get('/concepts');
+        expect(response.status).toBe(502);
+        expectStoreError(response.body, 502);
+      } finally {
+        await broken.close();
+      }
+    });
+
+    it('the server recovers when the store comes back', async () => {
+      const proxy = new TcpProxy(target.hostname, Number(target.port));
+      await proxy.start();
+      const api = await appOver(`http://127.0.0.1:${proxy.port}${target.pathname}`, { graph: endpoint.graph });
+      try {
+        expect((await api.get('/concepts/0101')).status).toBe(200);
+        await proxy.stop();
+        expect((await api.get('/concepts/0101')).status).toBe(502);
+        expect((await api.get('/health')).status).toBe(503);
+        await proxy.start(); // same port
+        expect((await api.get('/concepts/0101')).status).toBe(200);
+        expect((await api.get('/health')).status).toBe(200);
+      } finally {
+        await api.close();
+        await proxy.stop();
+      }
+    });
+  });
+}
