@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'load') return runLoad(rest);
   if (command !== 'serve') {
-    console.error(command === undefined || command === '--help' ? USAGE : `Unknown command '${command}'.\n\n${USAGE}`);
+    (command === '--help' ? console.log : console.error)(command === undefined || command === '--help' ? USAGE : `Unknown command '${command}'.\n\n${USAGE}`);
     return command === '--help' ? 0 : 2;
   }
   const { values } = parseArgs({ args: rest, options: serveOptions, strict: true });

@@ -57,6 +57,9 @@ export function compileMapping(raw: unknown, source: string): Mapping {
 
 function compileTypes(file: MappingFile, problems: string[]): { types: Map<string, ResourceType> } {
   const prefixes = file.prefixes ?? {};
+  for (const [name, namespace] of Object.entries(prefixes)) {
+    if (!isSafeAbsoluteIri(namespace)) problems.push(`prefixes.${name}: expected an absolute IRI (http://…), got '${namespace}'`);
+  }
   const expand = (value: string, path: string): string => {
     const iri = expandTerm(value, prefixes);
     if (iri === undefined) problems.push(`${path}: '${value}' is neither a known prefixed name (prefixes: ${Object.keys(prefixes).join(', ') || 'none'}) nor an absolute IRI`);

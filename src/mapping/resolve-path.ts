@@ -36,8 +36,10 @@ export function resolvePath(mapping: Mapping, type: ResourceType, path: string):
     const relationship = current.relationships.get(name);
     if (!relationship) return `'${current.name}' has no relationship '${name}'`;
     if (hops.length === MAX_HOPS) return `'${path}' follows more than ${MAX_HOPS} relationships`;
+    const target = mapping.types.get(relationship.target);
+    if (!target) return `'${name}' points at '${relationship.target}', which is not a type`;
     hops.push(relationship);
-    current = mapping.types.get(relationship.target)!;
+    current = target;
   }
   return `'${path}' is empty`;
 }

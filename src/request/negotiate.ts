@@ -20,12 +20,18 @@ export function negotiate(accept: string | undefined, contentType: string | unde
     }
   }
   if (accept === undefined || accept.trim() === '') return;
-  const entries = splitAccept(accept).map(safeParse).filter((entry) => entry && entry.parameters.q !== '0' && !/^0(\.0*)?$/.test(entry.parameters.q ?? ''));
-  const jsonApi = entries.filter((entry) => entry!.type === JSON_API);
-  if (jsonApi.length > 0 && !jsonApi.some((entry) => onlyAllowed(entry!.parameters))) {
+  const parsed = splitAccept(accept).map(safeParse).filter((entry) => entry !== undefined);
+  const refused = (entry: { parameters: Record<string, string> }) => /^0(\.0*)?$/.test(entry.parameters.q ?? '');
+  // `application/vnd.api+json;q=0` refuses the only type this server produces, whatever else Accept says.
+  if (parsed.some((entry) => entry.type === JSON_API && refused(entry))) {
+    throw new JsonApiError(406, 'Not Acceptable', `This server produces only ${JSON_API}; Accept was '${accept}', which refuses it with q=0.`, { source: { header: 'Accept' } });
+  }
+  const entries = parsed.filter((entry) => !refused(entry));
+  const jsonApi = entries.filter((entry) => entry.type === JSON_API);
+  if (jsonApi.length > 0 && !jsonApi.some((entry) => onlyAllowed(entry.parameters))) {
     throw new JsonApiError(406, 'Not Acceptable', `Every ${JSON_API} entry in Accept carries media type parameters this server does not support (only profile is supported; no extensions).`, { source: { header: 'Accept' } });
   }
-  const producible = entries.some((entry) => [JSON_API, 'application/json', 'application/*', '*/*'].includes(entry!.type));
+  const producible = entries.some((entry) => [JSON_API, 'application/json', 'application/*', '*/*'].includes(entry.type));
   if (!producible) {
     throw new JsonApiError(406, 'Not Acceptable', `This server produces only ${JSON_API}; Accept was '${accept}'.`, { source: { header: 'Accept' } });
   }

@@ -6,8 +6,12 @@ export interface QueryParameters {
   readonly sort?: string;
 }
 
-/** `family` or `family[member]…`: JSON:API query parameter families. */
-const FAMILY = /^([a-zA-Z0-9_-]+)((?:\[[a-zA-Z0-9_-]*\])*)$/;
+/**
+ * `family` or `family[member]…`: JSON:API 1.1 member names (letters and digits at both ends,
+ * `-` and `_` inside), and in brackets, dot-separated paths of them or nothing.
+ */
+const MEMBER = '[a-zA-Z0-9](?:[a-zA-Z0-9_-]*[a-zA-Z0-9])?';
+const FAMILY = new RegExp(`^(${MEMBER})((?:\\[(?:${MEMBER}(?:\\.${MEMBER})*)?\\])*)$`);
 /** Families JSON:API defines that this server does not implement yet. */
 const NOT_YET = new Set(['include', 'fields', 'page', 'filter']);
 

@@ -53,6 +53,7 @@ export function literalToJson(term: Term, datatype?: string): JsonValue {
  */
 export function compareTerms(a: Term, b: Term): number {
   const numeric = (t: Term) => t.termType === 'Literal' && (INTEGER_TYPES.has(t.datatype.value) || DECIMAL_TYPES.has(t.datatype.value));
-  if (numeric(a) && numeric(b)) return Number(a.value) - Number(b.value);
+  const [x, y] = [Number(a.value), Number(b.value)];
+  if (numeric(a) && numeric(b) && Number.isFinite(x) && Number.isFinite(y)) return x - y;
   return Buffer.compare(Buffer.from(a.value, 'utf8'), Buffer.from(b.value, 'utf8'));
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { test } from 'vitest';
 import { loadFiles } from '../../src/load/load-files.js';
 import { StoreClient } from '../../src/load/http.js';
 import { findExecutable, startLocalVirtuoso } from './virtuoso-local.js';
@@ -121,4 +122,21 @@ async function startContainer(ms: () => number): Promise<TestEndpoint | undefine
   return virtuosoEndpoint(endpointUrl, `container ${container.getId().slice(0, 12)}`, ms(), async () => {
     await container.stop();
   });
+}
+
+/**
+ * The skip rule for suites that need an endpoint: returns the endpoint, or undefined after
+ * one loud warning line (the suite should then `describe.skipIf`). With `CI=true` a missing
+ * endpoint is not skipped: a failing test is registered instead.
+ */
+export function endpointOrSkip(started: TestEndpoint | { skip: string }, suite: string): TestEndpoint | undefined {
+  if (!('skip' in started)) return started;
+  if (process.env.CI === 'true') {
+    test(`${suite}: a SPARQL endpoint to test against`, () => {
+      throw new Error(`CI=true, so this is a failure, not a skip: ${started.skip}`);
+    });
+  } else {
+    console.warn(`\n!!! SKIPPED ${suite}: ${started.skip}\n`);
+  }
+  return undefined;
 }

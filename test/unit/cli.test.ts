@@ -63,59 +63,59 @@ describe('cli: usage and configuration mistakes', () => {
 
   it.each<{ name: string; args: () => string[]; code: number; stdout?: RegExp[]; stderr?: RegExp[] }>([
     {
-      name: 'a mapping file that does not exist',
+      name: 'a mapping file that does not exist → exit 2',
       args: () => ['serve', '--mapping', file('missing.yaml'), '--data', 'data/sample.ttl', '--port', '0'],
       code: 2,
       stderr: [literally(`${file('missing.yaml')}: cannot read the file`), /ENOENT/],
     },
-    { name: 'no arguments', args: () => [], code: 2, stderr: [/^Usage:/, /sparql-jsonapi serve --mapping FILE/] },
-    { name: 'an unknown command', args: () => ['frobnicate'], code: 2, stderr: [/Unknown command 'frobnicate'/, /Usage:/] },
-    { name: 'serve --help', args: () => ['serve', '--help'], code: 0, stdout: [/^Usage:/, /--mapping FILE/, /--data FILE/] },
-    { name: '--help', args: () => ['--help'], code: 0, stdout: [/^Usage:/, /sparql-jsonapi serve/] },
+    { name: 'no arguments → exit 2', args: () => [], code: 2, stderr: [/^Usage:/, /sparql-jsonapi serve --mapping FILE/] },
+    { name: 'an unknown command → exit 2', args: () => ['frobnicate'], code: 2, stderr: [/Unknown command 'frobnicate'/, /Usage:/] },
+    { name: 'serve --help → exit 0', args: () => ['serve', '--help'], code: 0, stdout: [/^Usage:/, /--mapping FILE/, /--data FILE/] },
+    { name: '--help → exit 0', args: () => ['--help'], code: 0, stdout: [/^Usage:/, /sparql-jsonapi serve/] },
     {
-      name: 'an unknown flag',
+      name: 'an unknown flag → exit 2',
       args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--colour', 'red'],
       code: 2,
       stderr: [/--colour/, /Usage:/],
     },
     {
-      name: 'neither --data nor --endpoint',
+      name: 'neither --data nor --endpoint → exit 2',
       args: () => ['serve', '--mapping', 'mappings/sample.yaml'],
       code: 2,
       stderr: [/give either --data FILE\.\.\. or --endpoint URL/],
     },
     {
-      name: 'both --data and --endpoint',
+      name: 'both --data and --endpoint → exit 2',
       args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--endpoint', 'http://127.0.0.1:1/sparql'],
       code: 2,
       stderr: [/give either --data FILE\.\.\. or --endpoint URL/],
     },
-    { name: 'no --mapping', args: () => ['serve', '--data', 'data/sample.ttl'], code: 2, stderr: [/--mapping is required/] },
+    { name: 'no --mapping → exit 2', args: () => ['serve', '--data', 'data/sample.ttl'], code: 2, stderr: [/--mapping is required/] },
     {
-      name: 'a port that is not a number',
+      name: 'a port that is not a number → exit 2',
       args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', 'http'],
       code: 2,
       stderr: [/--port: expected a port number, got 'http'/],
     },
     {
-      name: 'an invalid --config',
+      name: 'an invalid --config → exit 2',
       args: () => ['serve', '--config', file('bad-config.yaml')],
       code: 2,
       stderr: [literally(`${file('bad-config.yaml')}: invalid configuration`), literally(`${file('bad-config.yaml')}: datasets.main: Unrecognized key: "colour"`)],
     },
     {
-      name: 'a --config that does not exist',
+      name: 'a --config that does not exist → exit 2',
       args: () => ['serve', '--config', file('missing-config.yaml')],
       code: 2,
       stderr: [literally(`${file('missing-config.yaml')}: cannot read the configuration`)],
     },
     {
-      name: 'a data file that does not parse (a runtime failure)',
+      name: 'a data file that does not parse (a runtime failure) → exit 1',
       args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', file('bad.ttl'), '--port', '0'],
       code: 1,
       stderr: [/^sparql-jsonapi: /, literally(`${file('bad.ttl')}: `), /line \d+/],
     },
-  ])('$name → exit $code', ({ args, code, stdout = [], stderr = [] }) => {
+  ])('$name', ({ args, code, stdout = [], stderr = [] }) => {
     const result = run(args());
     expect(result.code, result.stderr).toBe(code);
     for (const pattern of stdout) expect(result.stdout).toMatch(pattern);
