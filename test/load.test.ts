@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Parser, type Quad, type Term } from 'n3';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -158,7 +161,10 @@ describe('runLoad usage', () => {
     expect(errors.every((l) => l.includes('Usage: sparql-jsonapi load'))).toBe(true);
   });
 
-  test('a missing file or unknown format is reported before anything is sent', async () => {
+  test('a missing file, unknown format or syntax error is reported before anything is sent', async () => {
+    const broken = join(await mkdtemp(join(tmpdir(), 'load-test-')), 'broken.ttl');
+    await writeFile(broken, '<http://x/s> <http://x/p> "unterminated .\n');
+    await expect(loadFiles({ endpointUrl: 'http://127.0.0.1:9/sparql', files: [broken] })).rejects.toThrow(`${broken}: Unexpected`);
     await expect(loadFiles({ endpointUrl: 'http://127.0.0.1:9/sparql', files: ['nope.ttl'] })).rejects.toThrow('nope.ttl: file not found');
     await expect(loadFiles({ endpointUrl: 'http://127.0.0.1:9/sparql', files: ['data.rdf'] })).rejects.toThrow('unknown RDF format');
   });

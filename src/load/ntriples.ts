@@ -47,8 +47,8 @@ export function termToNTriples(term: Term, blanks: BlankNodeLabels): string {
     case 'Literal': {
       const text = `"${escapeLiteral(term.value)}"`;
       if (term.language) return `${text}@${term.language}`;
-      // A plain literal stays plain: Virtuoso stores "abc" and "abc"^^xsd:string as
-      // different values, and the data's own form is what the server looks ids up by.
+      // xsd:string is written as a plain literal: the parser cannot tell the two forms apart
+      // (RDF 1.1), and Virtuoso, which stores them as different values, treats "abc" as the usual one.
       const datatype = term.datatype.value;
       if (datatype === XSD_STRING || datatype === RDF_LANG_STRING) return text;
       return `${text}^^<${escapeIri(datatype)}>`;

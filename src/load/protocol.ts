@@ -73,8 +73,13 @@ export async function sendBatch(
   return { url: target, refusal: undefined };
 }
 
-/** Throws the user-facing error for a refused batch. */
+/** Throws the user-facing error for a refused batch, with a hint when it is about permissions. */
 export function refused(protocol: Protocol, url: string, refusal: NonNullable<Awaited<ReturnType<StoreClient['post']>>>): never {
   const what = protocol === 'update' ? 'SPARQL Update endpoint' : 'Graph Store endpoint';
-  throw new LoadError(refusalMessage(what, url, refusal), refusal.status);
+  // Virtuoso answers a missing grant with 403 (Graph Store) or 500 "SR186: SECURITY" (Update).
+  const denied = refusal.status === 401 || refusal.status === 403 || /SECURITY|permission/i.test(refusal.body);
+  const hint = denied
+    ? ' (the store needs write access: --user/--password, or for Virtuoso the /sparql-auth endpoint or GRANT SPARQL_UPDATE TO "SPARQL")'
+    : '';
+  throw new LoadError(`${refusalMessage(what, url, refusal)}${hint}`, refusal.status);
 }

@@ -165,7 +165,10 @@ export async function startLocalVirtuoso(binary: string, isql: string, timeoutMs
   const probe = `http://127.0.0.1:${httpPort}/sparql?query=${encodeURIComponent('ASK {}')}`;
   for (;;) {
     if (exitCode !== null) await fail(`exited during start-up (${exitCode})`);
-    const ok = await fetch(probe, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(probe, { signal: AbortSignal.timeout(2_000) }).then(
+      async (r) => (await r.body?.cancel(), r.ok),
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) await fail(`did not answer on /sparql within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));

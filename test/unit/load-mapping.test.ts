@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileMapping, loadMapping, MappingError } from '../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../src/mapping/model.js';
+import { thrown } from '../support/thrown.js';
 
 const SKOS = 'http://www.w3.org/2004/02/skos/core#';
 const ELOD = 'http://linkedeconomy.org/ontology#';
@@ -17,15 +18,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function mappingError(fn: () => unknown): MappingError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(MappingError);
-    return error as MappingError;
-  }
-  throw new Error('expected a MappingError, nothing was thrown');
-}
+const mappingError = (fn: () => unknown) => thrown(MappingError, fn);
 
 async function rejected(promise: Promise<unknown>): Promise<MappingError> {
   const error = await promise.then(

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { JsonApiError } from '../../src/errors/json-api-error.js';
+import { thrown as thrownError } from '../support/thrown.js';
 import { parseQuery } from '../../src/request/parse-query.js';
 
-function thrown(fn: () => unknown): JsonApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(JsonApiError);
-    return error as JsonApiError;
-  }
-  throw new Error('expected a JsonApiError, nothing was thrown');
-}
+const thrown = (fn: () => unknown) => thrownError(JsonApiError, fn);
 
 describe('parseQuery: accepted query strings', () => {
   it.each([

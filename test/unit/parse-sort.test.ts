@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JsonApiError } from '../../src/errors/json-api-error.js';
+import { thrown as thrownError } from '../support/thrown.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import type { Mapping, ResourceType } from '../../src/mapping/model.js';
 import { parseSort } from '../../src/request/parse-sort.js';
@@ -23,15 +24,7 @@ function summary(value: string) {
   }));
 }
 
-function thrown(fn: () => unknown): JsonApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(JsonApiError);
-    return error as JsonApiError;
-  }
-  throw new Error('expected a JsonApiError, nothing was thrown');
-}
+const thrown = (fn: () => unknown) => thrownError(JsonApiError, fn);
 
 const FINANCIAL_YEAR = { field: 'financial-year', hops: [], end: 'financial-year', multiValued: false };
 const ID = { field: 'id', hops: [], end: 'id', multiValued: false };
