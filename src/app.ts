@@ -31,7 +31,7 @@ export function createApp({ datasets, defaultDataset, logger = pino({ level: 'si
   app.get('/health', async (_req, res) => {
     try {
       await Promise.all(datasets.map((dataset) => dataset.store.ping()));
-      send(res, 200, { meta: { status: 'ok', datasets: datasets.map((d) => ({ name: d.name, store: d.store.description })) } });
+      send(res, 200, { jsonapi: { version: '1.1' }, meta: { status: 'ok', datasets: datasets.map((d) => ({ name: d.name, store: d.store.description })) } });
     } catch (error) {
       logger.warn({ err: error }, 'health check failed');
       const failure = toJsonApiError(error);
