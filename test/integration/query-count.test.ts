@@ -1,0 +1,74 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
+import { writeDataset } from '../../scripts/generate.js';
+import { createApp } from '../../src/app.js';
+import { loadFiles } from '../../src/load/load-files.js';
+import { loadMapping } from '../../src/mapping/load-mapping.js';
+import { createHttpStore } from '../../src/store/http-store.js';
+import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
+import type { Store } from '../../src/store/store.js';
+import { ApiClient, queryCount } from '../support/api-client.js';
+import { SAMPLE_MAPPING, STORE_NAMES } from '../support/each-store.js';
+
+/**
+ * The number of SPARQL queries does not grow with the number of resources: the same request
+ * shapes cost the same on a generated dataset of 300 activities as the README's table says.
+ */
+const ACTIVITIES = 300;
+const endpoint = inject('endpoint');
+
+for (const storeName of STORE_NAMES) {
+  if (storeName === 'virtuoso' && 'skip' in endpoint) {
+    if (process.env.CI === 'true') test('[virtuoso] query counts have a Virtuoso', () => { throw new Error(endpoint.skip); });
+    continue;
+  }
+  describe(`[${storeName}] queries per request on ${ACTIVITIES} generated activities`, () => {
+    let dir: string;
+    let store: Store;
+    let api: ApiClient;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'sparql-jsonapi-count-'));
+      const file = join(dir, 'generated.nt');
+      await writeDataset({ activities: ACTIVITIES, seed: 7 }, file);
+      if (storeName === 'embedded') {
+        store = await createOxigraphStore({ files: [file] });
+      } else if (!('skip' in endpoint)) {
+        const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
+        await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [file] });
+        store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
+      }
+      api = await ApiClient.listen(createApp({ datasets: [{ name: 'generated', mapping: await loadMapping(SAMPLE_MAPPING), store, linkBase: '' }] }));
+    });
+    afterAll(async () => {
+      await api?.close();
+      await store?.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('a whole collection, sorted through a to-many relationship, takes 2 queries', async () => {
+      const response = await api.get('/trade-activities?sort=-concerns.label,origin.country.name');
+      expect(response.body.data).toHaveLength(ACTIVITIES);
+      expect(queryCount(response)).toBe(2);
+    });
+
+    it('each other shape costs what the README says', async () => {
+      const [first] = (await api.get('/trade-activities?sort=id')).body.data;
+      const costs: Array<[string, number]> = [
+        [`/trade-activities/${first.id}`, 1],
+        [`/trade-activities/${first.id}/concerns?sort=label`, 2],
+        [`/trade-activities/${first.id}/origin`, 1], // agents have no attributes: nothing to fetch
+        [`/trade-activities/${first.id}/amount`, 2],
+        [`/trade-activities/${first.id}/links/concerns`, 1],
+        ['/concepts?sort=-narrower-concepts.label', 2],
+      ];
+      for (const [path, queries] of costs) {
+        const response = await api.get(path);
+        expect(response.status, path).toBe(200);
+        expect(queryCount(response), path).toBe(queries);
+      }
+    });
+  });
+}
