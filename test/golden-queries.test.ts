@@ -1,14 +1,16 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
 import { loadMapping } from '../src/mapping/load-mapping.js';
-import { planRequest } from '../src/plan/plan-request.js';
-import { parsePath } from '../src/request/parse-path.js';
-import { parseQuery } from '../src/request/parse-query.js';
-import { queriesFor } from '../src/sparql/queries-for.js';
+import { createOxigraphStore } from '../src/store/oxigraph-store.js';
+import type { Store } from '../src/store/store.js';
+import { ApiClient } from './support/api-client.js';
+import { SAMPLE_DATA } from './support/global-setup.js';
 
 /**
- * queries/*.rq show what each request shape compiles to, so that a change to a query is reviewed
- * as a diff. `npm run queries:update` rewrites them (UPDATE_GOLDEN=1).
+ * queries/*.rq show the SPARQL each request shape sends, recorded on its way to the embedded store
+ * with the sample loaded, so that a change to a query is reviewed as a diff.
+ * `npm run queries:update` rewrites them (UPDATE_GOLDEN=1).
  */
 const SHAPES = [
   ['collection', '/trade-activities'],
@@ -16,23 +18,30 @@ const SHAPES = [
   ['collection-sorted-by-related-attribute', '/trade-activities?sort=concerns.label,-origin.country.name'],
   ['single', '/trade-activities/7c1e0a42'],
   ['single-by-template-id', '/concepts/0101'],
-  ['related-to-one', '/trade-activities/7c1e0a42/origin'],
+  ['related-to-one', '/trade-activities/7c1e0a42/amount'],
   ['related-to-many', '/trade-activities/7c1e0a42/concerns?sort=notation'],
   ['relationship-linkage', '/concepts/0101/links/narrower-concepts'],
 ] as const;
 
-const mapping = await loadMapping('mappings/sample.yaml');
-const EXAMPLE_IRIS = ['http://example.org/member/1', 'http://example.org/member/2'];
+const sent: string[] = [];
+let store: Store;
+let api: ApiClient;
 
-it.each(SHAPES)('queries/%s.rq is what %s sends', (name, request) => {
-  const url = new URL(request, 'http://localhost');
-  const plan = planRequest(mapping, parsePath(url.pathname), parseQuery(url.search.slice(1)));
-  const queries = queriesFor(mapping, plan, EXAMPLE_IRIS);
-  const text = [
-    `# GET ${request}`,
-    `# ${queries.length} ${queries.length === 1 ? 'query' : 'queries'}${queries.length > 1 ? `; the last fetches the members the first finds (here ${EXAMPLE_IRIS.length} stand-ins)` : ''}`,
-    ...queries.map((query, i) => `\n# query ${i + 1}\n${query}`),
-  ].join('\n') + '\n';
+beforeAll(async () => {
+  store = await createOxigraphStore({ files: [SAMPLE_DATA], workers: 1 });
+  // The real store, with every query text noted on the way.
+  const recording: Store = { ...store, description: store.description, select: (query, options) => (sent.push(query), store.select(query, options)) };
+  api = await ApiClient.listen(createApp({ datasets: [{ name: 'sample', mapping: await loadMapping('mappings/sample.yaml'), store: recording, linkBase: '' }] }));
+});
+afterAll(async () => {
+  await api?.close();
+  await store?.close();
+});
+
+it.each(SHAPES)('queries/%s.rq is what %s sends', async (name, request) => {
+  sent.length = 0;
+  expect((await api.get(request)).status).toBe(200);
+  const text = [`# GET ${request}`, `# ${sent.length} ${sent.length === 1 ? 'query' : 'queries'}`, ...sent.map((query, i) => `\n# query ${i + 1}\n${query}`)].join('\n') + '\n';
   const file = `queries/${name}.rq`;
   if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) writeFileSync(file, text);
   expect(text).toBe(readFileSync(file, 'utf8'));

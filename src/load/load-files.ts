@@ -4,6 +4,7 @@ import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Quad } from '@rdfjs/types';
 import { StreamParser } from 'n3';
+import { isSafeAbsoluteIri } from '../mapping/iri.js';
 import { Batch, packBlankTriples, type BlankTriple } from './batch.js';
 import { LoadError, StoreClient } from './http.js';
 import { BlankNodeLabels, hasBlankNode, termToNTriples, tripleLine } from './ntriples.js';
@@ -58,7 +59,7 @@ const FORMATS: Record<string, string> = { '.ttl': 'Turtle', '.nt': 'N-Triples', 
 export async function loadFiles(options: LoadFilesOptions): Promise<LoadResult> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
-  if (options.graph !== undefined && !/^[a-z][a-z0-9+.-]*:[^\s<>"{}|^`\\]*$/i.test(options.graph)) {
+  if (options.graph !== undefined && !isSafeAbsoluteIri(options.graph)) {
     throw new LoadError(`Graph ${options.graph} is not an absolute IRI`);
   }
   for (const file of options.files) {

@@ -54,25 +54,17 @@ if ('skip' in endpoint) {
   const target = new URL(endpoint.endpointUrl);
 
   describe('[virtuoso] store failures', () => {
-    it('a store slower than the timeout gives 504, and the next request is served', async () => {
-      const slow = await appOver(endpoint.endpointUrl, { graph: endpoint.graph, timeoutMs: 1 });
+    it.each([
+      ['a store slower than the timeout', 504, endpoint.endpointUrl, 1],
+      ['a store that answers with an HTTP error', 502, `${target.origin}/no-such-endpoint`, undefined],
+    ])('%s gives %i', async (_, status, endpointUrl, timeoutMs) => {
+      const api = await appOver(endpointUrl, { graph: endpoint.graph, ...(timeoutMs && { timeoutMs }) });
       try {
-        const response = await slow.get('/trade-activities?sort=-concerns.label');
-        expect(response.status).toBe(504);
-        expectStoreError(response.body, 504);
+        const response = await api.get('/trade-activities?sort=-concerns.label');
+        expect(response.status).toBe(status);
+        expectStoreError(response.body, status);
       } finally {
-        await slow.close();
-      }
-    });
-
-    it('a store that answers with an error gives 502', async () => {
-      const broken = await appOver(`${target.origin}/no-such-endpoint`, { graph: endpoint.graph });
-      try {
-        const response = await broken.get('/concepts');
-        expect(response.status).toBe(502);
-        expectStoreError(response.body, 502);
-      } finally {
-        await broken.close();
+        await api.close();
       }
     });
 

@@ -178,5 +178,17 @@ export async function startLocalVirtuoso(binary: string, isql: string, timeoutMs
     .then(({ stdout, stderr }) => ({ failed: false, output: stdout + stderr }))
     .catch((e: { stdout?: string; stderr?: string; message: string }) => ({ failed: true, output: `${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}` }));
   if (grant.failed || /\*\*\* Error/.test(grant.output)) await fail(`refused the GRANT: ${grant.output.trim()}`);
+  // Ready means writable too: one triple through the Graph Store endpoint, as the loader sends it.
+  const probeGraph = `http://127.0.0.1:${httpPort}/sparql-graph-crud?graph=${encodeURIComponent('urn:sparql-jsonapi:harness-probe')}`;
+  for (;;) {
+    const stored = await fetch(probeGraph, { method: 'POST', headers: { 'Content-Type': 'application/n-triples' }, body: '<urn:s> <urn:p> "ready" .\n', signal: AbortSignal.timeout(2_000) }).then(
+      async (r) => (await r.body?.cancel(), r.ok),
+      () => false,
+    );
+    if (stored) break;
+    if (Date.now() > deadline) await fail(`did not accept a Graph Store write within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await fetch(probeGraph, { method: 'DELETE' }).then((r) => r.body?.cancel());
   return { sqlPort, httpPort, dir, stop };
 }
