@@ -15,8 +15,12 @@ const datasetSchema = z
     password: z.string().optional(),
     timeoutMs: z.number().int().positive().optional(),
     linkBase: z.string().optional(),
+    page: z.strictObject({ defaultSize: z.number().int().min(1).optional(), maxSize: z.number().int().min(1).optional() }).optional(),
+    count: z.boolean().optional(),
+    includeDepth: z.number().int().min(1).max(10).optional(),
   })
-  .refine((d) => (d.data === undefined) !== (d.endpoint === undefined), { error: 'give either data (files for the embedded store) or endpoint, not both' });
+  .refine((d) => (d.data === undefined) !== (d.endpoint === undefined), { error: 'give either data (files for the embedded store) or endpoint, not both' })
+  .refine((d) => (d.page?.defaultSize ?? 20) <= (d.page?.maxSize ?? Math.max(100, d.page?.defaultSize ?? 0)), { error: 'page.defaultSize may not exceed page.maxSize', path: ['page'] });
 
 const configSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),

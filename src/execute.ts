@@ -1,24 +1,26 @@
 import { notFound } from './errors/json-api-error.js';
 import type { Mapping, ResourceType } from './mapping/model.js';
-import type { Plan } from './plan/plan-request.js';
+import type { Paging, Plan } from './plan/plan-request.js';
 import { buildFetchQuery } from './sparql/fetch-query.js';
-import { buildListQuery, type ListRequest } from './sparql/list-query.js';
+import { buildCountQuery, buildListQuery, type ListRequest, type Window } from './sparql/list-query.js';
 import { toText } from './sparql/to-text.js';
-import { dataDocument, linkageDocument, type Document } from './shape/documents.js';
+import { dataDocument, linkageDocument, type Document, type PageParts } from './shape/documents.js';
+import { offsetLinks, type PageBase } from './shape/page-links.js';
 import { groupValues, membersOf, resourceObject, type Member, type ResourceObject } from './shape/resource-objects.js';
 import type { QueryRecorder } from './store/query-recorder.js';
 
-/** Where the document's links point: `self` of this request, `related` for relationship URLs. */
+/** Where the document's links point: `self` of this request, `related` for relationship URLs, and the base of page links. */
 export interface DocumentLinks {
   readonly linkBase: string;
   readonly self: string;
   readonly related: string;
+  readonly page: PageBase;
 }
 
 /**
  * Runs a plan against the store and shapes the JSON:API document. This is where a request becomes
- * SPARQL: at most one list query (which members, in which order) and one fetch query (their
- * attributes) per request, whatever the number of resources.
+ * SPARQL: a list query (which members, in which order), a count query when the page needs a
+ * total (sent alongside), and one fetch query (their attributes), whatever the number of resources.
  */
 export async function execute(mapping: Mapping, plan: Plan, store: QueryRecorder, links: DocumentLinks): Promise<Document> {
   switch (plan.kind) {
@@ -29,24 +31,57 @@ export async function execute(mapping: Mapping, plan: Plan, store: QueryRecorder
       return dataDocument(resourceObject(plan.type, { iri, id: plan.id }, groupValues(rows).get(iri), links.linkBase), links.self);
     }
     case 'collection': {
-      const members = await list(mapping, plan.list, store);
-      return dataDocument(await fetchResources(plan.list.type, members, store, links.linkBase), links.self);
+      const page = await listPage(mapping, plan.list, plan.paging, store, links.page);
+      return dataDocument(await fetchResources(plan.list.type, page.members, store, links.linkBase), links.self, page.parts);
     }
     case 'related-one': {
-      const [first] = await list(mapping, plan.list, store);
+      const [first] = await list(mapping, plan.list, { limit: 1, offset: 0 }, store);
       const [resource] = first ? await fetchResources(plan.list.type, [first], store, links.linkBase) : [];
       return dataDocument(resource ?? null, links.self);
     }
     case 'linkage': {
-      const identifiers = (await list(mapping, plan.list, store)).map(({ id }) => ({ type: plan.list.type.name, id }));
-      return linkageDocument(plan.toMany ? identifiers : (identifiers[0] ?? null), links.self, links.related);
+      const identifiers = (members: readonly Member[]) => members.map(({ id }) => ({ type: plan.list.type.name, id }));
+      if (!plan.paging) {
+        const [first] = identifiers(await list(mapping, plan.list, { limit: 1, offset: 0 }, store));
+        return linkageDocument(first ?? null, links.self, links.related);
+      }
+      const page = await listPage(mapping, plan.list, plan.paging, store, links.page);
+      return linkageDocument(identifiers(page.members), links.self, links.related, page.parts);
     }
   }
 }
 
-/** The ordered members of a list; 404 when the list hangs off a parent that does not exist. */
-async function list(mapping: Mapping, request: ListRequest, store: QueryRecorder): Promise<Member[]> {
-  const rows = await store.select(toText(buildListQuery(mapping, request)));
+/** One page of a list, with its links and meta; the count query (when on) goes alongside the list query. */
+async function listPage(mapping: Mapping, request: ListRequest, paging: Paging, store: QueryRecorder, base: PageBase): Promise<{ members: Member[]; parts: PageParts }> {
+  const { page } = paging;
+  if (page.kind === 'cursor') throw new Error('TODO(cursor): cursor pagination');
+  // Without a count, one row more than the page tells whether a next page exists.
+  const window = { limit: page.size + (paging.count ? 0 : 1), offset: page.number * page.size };
+  const [rows, total] = await Promise.all([
+    store.select(toText(buildListQuery(mapping, request, window))),
+    paging.count ? countOf(mapping, request, store) : undefined,
+  ]);
+  if (request.parent && rows.length === 0) {
+    // No row at all: the parent is missing, or (past the first page) the page is past the end.
+    const parentExists = paging.count ? total !== undefined : window.offset > 0 && (await countOf(mapping, request, store)) !== undefined;
+    if (!parentExists) throw notFound(`There is no ${request.parent.type.name} with this id.`);
+  }
+  const members = membersOf(request.type, rows);
+  const hasNext = total === undefined ? members.length > page.size : window.offset + page.size < total;
+  const links = offsetLinks(base, page, { ...(total !== undefined && { total }), hasNext });
+  return { members: members.slice(0, page.size), parts: { links, ...(total !== undefined && { meta: { count: total } }) } };
+}
+
+/** The list's total, or `undefined` when it hangs off a parent that does not exist. */
+async function countOf(mapping: Mapping, request: ListRequest, store: QueryRecorder): Promise<number | undefined> {
+  const [row] = await store.select(toText(buildCountQuery(mapping, request)));
+  if (request.parent && Number(row?.parents?.value ?? 0) === 0) return undefined;
+  return Number(row?.count?.value ?? 0);
+}
+
+/** The ordered members of a list window; 404 when the list hangs off a parent that does not exist. */
+async function list(mapping: Mapping, request: ListRequest, window: Window, store: QueryRecorder): Promise<Member[]> {
+  const rows = await store.select(toText(buildListQuery(mapping, request, window)));
   if (request.parent && rows.length === 0) throw notFound(`There is no ${request.parent.type.name} with this id.`);
   return membersOf(request.type, rows);
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { DatasetConfig, ServerConfig } from './config.js';
-import type { Dataset } from './http/dataset.js';
+import { DEFAULT_DATASET_OPTIONS, type Dataset, type DatasetOptions } from './http/dataset.js';
 import { loadMapping } from './mapping/load-mapping.js';
 import { createHttpStore } from './store/http-store.js';
 import { createOxigraphStore } from './store/oxigraph-store.js';
@@ -19,13 +19,22 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
       const store = await openStore(d, logger.child({ dataset: name }));
       // The default dataset's links are the spec's type-rooted paths; the others keep their
       // /api/<name> prefix so that every link can be fetched as it stands.
-      datasets.push({ name, mapping: mappings[index]!, store, linkBase: d.linkBase ?? (name === config.default ? '' : `/api/${name}`) });
+      datasets.push({ name, mapping: mappings[index]!, store, linkBase: d.linkBase ?? (name === config.default ? '' : `/api/${name}`), options: optionsFrom(d) });
     }
   } catch (error) {
     await Promise.all(datasets.map((d) => d.store.close()));
     throw error;
   }
   return datasets;
+}
+
+function optionsFrom(d: DatasetConfig): DatasetOptions {
+  const { page, count, includeDepth } = DEFAULT_DATASET_OPTIONS;
+  return {
+    page: { defaultSize: d.page?.defaultSize ?? page.defaultSize, maxSize: d.page?.maxSize ?? Math.max(page.maxSize, d.page?.defaultSize ?? 0) },
+    count: d.count ?? count,
+    includeDepth: d.includeDepth ?? includeDepth,
+  };
 }
 
 function openStore(d: DatasetConfig, logger: Logger): Promise<Store> {

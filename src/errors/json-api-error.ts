@@ -4,6 +4,7 @@ export interface ErrorObject {
   title: string;
   detail?: string;
   source?: { parameter?: string; pointer?: string; header?: string };
+  meta?: Record<string, unknown>;
 }
 
 /**
@@ -24,6 +25,7 @@ export class JsonApiError extends Error {
     const error: ErrorObject = { status: String(status), title };
     if (detail !== undefined) error.detail = detail;
     if (extra.source) error.source = extra.source;
+    if (extra.meta) error.meta = extra.meta;
     this.errors = [error];
   }
 }

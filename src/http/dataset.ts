@@ -1,5 +1,18 @@
 import type { Mapping } from '../mapping/model.js';
+import { DEFAULT_INCLUDE_DEPTH } from '../request/parse-include.js';
+import { DEFAULT_PAGE_LIMITS, type PageLimits } from '../request/parse-page.js';
 import type { Store } from '../store/store.js';
+
+/** What a dataset's configuration may tune about its responses. */
+export interface DatasetOptions {
+  readonly page: PageLimits;
+  /** `false` for very large collections: no total count, so no `last` link and no `meta.count`. */
+  readonly count: boolean;
+  /** How many relationships an `include` path may follow. */
+  readonly includeDepth: number;
+}
+
+export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({ page: DEFAULT_PAGE_LIMITS, count: true, includeDepth: DEFAULT_INCLUDE_DEPTH });
 
 /** One published dataset: its mapping, its store, and where its links point. */
 export interface Dataset {
@@ -12,4 +25,8 @@ export interface Dataset {
    * prefix is allowed too.
    */
   readonly linkBase: string;
+  /** Defaults: {@link DEFAULT_DATASET_OPTIONS}. */
+  readonly options?: Partial<DatasetOptions>;
 }
+
+export const optionsOf = (dataset: Dataset): DatasetOptions => ({ ...DEFAULT_DATASET_OPTIONS, ...dataset.options });

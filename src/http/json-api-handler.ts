@@ -5,8 +5,9 @@ import { planRequest } from '../plan/plan-request.js';
 import { negotiate } from '../request/negotiate.js';
 import { parsePath, type Route } from '../request/parse-path.js';
 import { parseQuery } from '../request/parse-query.js';
+import { requestLink } from '../shape/page-links.js';
 import { QueryRecorder } from '../store/query-recorder.js';
-import type { Dataset } from './dataset.js';
+import { optionsOf, type Dataset } from './dataset.js';
 import { send } from './send.js';
 
 const ALLOW = 'GET, HEAD';
@@ -26,14 +27,15 @@ export function jsonApiHandler(datasets: ReadonlyMap<string, Dataset>, defaultDa
     const route = parsePath(url.pathname);
     const dataset = route.dataset === undefined ? defaultDataset : datasets.get(route.dataset);
     if (!dataset) throw notFound(`There is no dataset '${route.dataset}'. Datasets: ${[...datasets.keys()].join(', ')}.`);
-    const plan = planRequest(dataset.mapping, route, parseQuery(url.search.slice(1)));
+    const plan = planRequest(dataset.mapping, route, parseQuery(url.search.slice(1)), optionsOf(dataset));
     const recorder = new QueryRecorder(dataset.store);
-    const path = canonicalPath(route);
+    const page = { path: dataset.linkBase + canonicalPath(route), query: url.search.slice(1) };
     try {
       const document = await execute(dataset.mapping, plan, recorder, {
         linkBase: dataset.linkBase,
-        self: dataset.linkBase + path + url.search,
+        self: requestLink(page),
         related: dataset.linkBase + canonicalPath({ ...route, linkage: undefined }),
+        page,
       });
       send(res.set('Server-Timing', recorder.serverTiming()), 200, document);
     } catch (error) {

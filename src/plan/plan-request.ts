@@ -1,39 +1,58 @@
 import { badParameter, notFound } from '../errors/json-api-error.js';
+import type { DatasetOptions } from '../http/dataset.js';
 import { idToLookup, type IdLookup } from '../mapping/ids.js';
 import type { Mapping, ResourceType } from '../mapping/model.js';
-import { parseSort } from '../request/parse-sort.js';
-import type { QueryParameters } from '../request/parse-query.js';
+import { parseFields, type Fieldsets } from '../request/parse-fields.js';
+import { parseFilter } from '../request/parse-filter.js';
+import { parseInclude, type IncludeNode } from '../request/parse-include.js';
+import { parsePage, type PageRequest } from '../request/parse-page.js';
 import type { Route } from '../request/parse-path.js';
+import type { QueryParameters } from '../request/parse-query.js';
+import { parseSort } from '../request/parse-sort.js';
 import type { ListRequest } from '../sparql/list-query.js';
+
+/** What the document shows beyond primary data: included resources, and which fields per type. */
+export interface View {
+  readonly include: readonly IncludeNode[];
+  readonly fields: Fieldsets;
+}
+
+/** One page of an ordered list, and whether to count the whole list. */
+export interface Paging {
+  readonly page: PageRequest;
+  readonly count: boolean;
+}
 
 /**
  * What a request asks of the store, resolved against the mapping; no I/O.
- * - `collection`: an ordered list of resources (a type's collection, or a to-many related URL)
+ * - `collection`: a page of an ordered list of resources (a type's collection, or a to-many related URL)
  * - `resource`: one resource by id
  * - `related-one`: the resource a to-one relationship points at, or null
- * - `linkage`: the resource identifiers a relationship points at
+ * - `linkage`: the resource identifiers a relationship points at (paged when to-many)
  */
 export type Plan =
-  | { readonly kind: 'collection'; readonly list: ListRequest }
-  | { readonly kind: 'resource'; readonly type: ResourceType; readonly id: string; readonly lookup: IdLookup }
-  | { readonly kind: 'related-one'; readonly list: ListRequest }
-  | { readonly kind: 'linkage'; readonly list: ListRequest; readonly toMany: boolean };
+  | { readonly kind: 'collection'; readonly list: ListRequest; readonly paging: Paging; readonly view: View }
+  | { readonly kind: 'resource'; readonly type: ResourceType; readonly id: string; readonly lookup: IdLookup; readonly view: View }
+  | { readonly kind: 'related-one'; readonly list: ListRequest; readonly view: View }
+  | { readonly kind: 'linkage'; readonly list: ListRequest; readonly toMany: boolean; readonly paging?: Paging };
 
 /**
- * Resolves a route and its query parameters against a mapping. Unknown names and ids that can't
- * be ids of their type are 404s here, before any query is built.
+ * Resolves a route and its query parameters against a mapping. Unknown names, ids that can't be
+ * ids of their type and bad parameter values are 404s and 400s here, before any query is built.
  *
- * @example planRequest(mapping, parsePath('/trade-activities'), { sort: '-financial-year' })
+ * @example planRequest(mapping, parsePath('/trade-activities'), parseQuery('sort=-financial-year'), DEFAULT_DATASET_OPTIONS)
  */
-export function planRequest(mapping: Mapping, route: Route, query: QueryParameters): Plan {
+export function planRequest(mapping: Mapping, route: Route, query: QueryParameters, options: DatasetOptions): Plan {
   const type = mapping.types.get(route.type);
   if (!type) throw notFound(`There is no resource type '${route.type}'. Types: ${[...mapping.types.keys()].join(', ')}.`);
-  if (route.id === undefined) return { kind: 'collection', list: { type, sort: sortOf(mapping, type, query) } };
+  if (route.id === undefined) {
+    return { kind: 'collection', list: listOf(mapping, type, query), paging: pagingOf(query, options), view: viewOf(mapping, type, query, options) };
+  }
   const lookup = idToLookup(type.id, route.id);
   if (!lookup) throw notFound(`There is no ${type.name} with id '${route.id}'.`);
   if (route.relationship === undefined) {
-    noSort(query, 'a single resource');
-    return { kind: 'resource', type, id: route.id, lookup };
+    onlyForLists(query, 'a single resource');
+    return { kind: 'resource', type, id: route.id, lookup, view: viewOf(mapping, type, query, options) };
   }
   const relationship = type.relationships.get(route.relationship);
   if (!relationship) {
@@ -42,17 +61,37 @@ export function planRequest(mapping: Mapping, route: Route, query: QueryParamete
   const target = mapping.types.get(relationship.target)!;
   const parent = { type, lookup, relationship };
   const toMany = relationship.cardinality === 'many';
-  if (!toMany) noSort(query, 'a to-one relationship');
-  const list: ListRequest = { type: target, parent, sort: toMany ? sortOf(mapping, target, query) : [] };
-  if (route.linkage) return { kind: 'linkage', list, toMany };
-  return toMany ? { kind: 'collection', list } : { kind: 'related-one', list };
+  if (!toMany) onlyForLists(query, 'a to-one relationship');
+  const list: ListRequest = toMany ? { ...listOf(mapping, target, query), parent } : { type: target, parent, sort: [], filters: [] };
+  if (route.linkage) {
+    for (const parameter of ['include', 'fields'] as const) {
+      const given = parameter === 'include' ? query.include !== undefined : query.fields.length > 0;
+      if (given) throw badParameter(parameter === 'include' ? 'include' : query.fields[0]!.name, `A relationship URL answers with resource identifiers only; ${parameter} applies to resource documents.`);
+    }
+    return { kind: 'linkage', list, toMany, ...(toMany && { paging: pagingOf(query, options) }) };
+  }
+  const view = viewOf(mapping, target, query, options);
+  return toMany ? { kind: 'collection', list, paging: pagingOf(query, options), view } : { kind: 'related-one', list, view };
 }
 
-function sortOf(mapping: Mapping, type: ResourceType, query: QueryParameters) {
-  if (query.sort !== undefined) return parseSort(query.sort, mapping, type);
-  return type.defaultSort.length > 0 ? parseSort(type.defaultSort.join(','), mapping, type) : [];
+function listOf(mapping: Mapping, type: ResourceType, query: QueryParameters): ListRequest {
+  const sort = query.sort ?? (type.defaultSort.length > 0 ? type.defaultSort.join(',') : undefined);
+  return { type, sort: sort === undefined ? [] : parseSort(sort, mapping, type), filters: parseFilter(query.filter, mapping, type) };
 }
 
-function noSort(query: QueryParameters, what: string): void {
-  if (query.sort !== undefined) throw badParameter('sort', `sort applies to collections; this URL answers with ${what}.`);
+function pagingOf(query: QueryParameters, options: DatasetOptions): Paging {
+  return { page: parsePage(query.page, options.page), count: options.count };
+}
+
+function viewOf(mapping: Mapping, type: ResourceType, query: QueryParameters, options: DatasetOptions): View {
+  return {
+    include: query.include === undefined ? [] : parseInclude(query.include, mapping, type, options.includeDepth),
+    fields: parseFields(query.fields, mapping),
+  };
+}
+
+/** `sort`, `page` and `filter` shape lists; on a URL that answers with one resource they are a 400. */
+function onlyForLists(query: QueryParameters, what: string): void {
+  const name = query.sort !== undefined ? 'sort' : (query.page[0] ?? query.filter[0])?.name;
+  if (name !== undefined) throw badParameter(name, `${name.replace(/\[.*$/, '')} applies to collections; this URL answers with ${what}.`);
 }

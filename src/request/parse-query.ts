@@ -1,9 +1,26 @@
 import { badParameter } from '../errors/json-api-error.js';
 
-/** The query parameters of a request, checked against JSON:API 1.1's naming rules. */
+/** One parameter of a family that takes bracketed members (`filter[concerns.notation][eq]=0101`). */
+export interface FamilyParameter {
+  /** The parameter's name as sent (decoded), for `source.parameter`. */
+  readonly name: string;
+  /** The bracketed members, in order (`['concerns.notation', 'eq']`); `[]` for the bare family name. */
+  readonly members: readonly string[];
+  readonly value: string;
+}
+
+/** The query parameters of a request, split by JSON:API family and checked against its naming rules. */
 export interface QueryParameters {
   /** The raw `sort` value, when given. */
   readonly sort?: string;
+  /** The raw `include` value, when given. */
+  readonly include?: string;
+  /** `fields[type]`: one entry per type. */
+  readonly fields: readonly FamilyParameter[];
+  /** `page[number]`, `page[size]`, `page[after]`, `page[before]`. */
+  readonly page: readonly FamilyParameter[];
+  /** `filter` and every `filter[…]…` parameter; their grammar is parse-filter's. */
+  readonly filter: readonly FamilyParameter[];
 }
 
 /**
@@ -12,18 +29,19 @@ export interface QueryParameters {
  */
 const MEMBER = '[a-zA-Z0-9](?:[a-zA-Z0-9_-]*[a-zA-Z0-9])?';
 const FAMILY = new RegExp(`^(${MEMBER})((?:\\[(?:${MEMBER}(?:\\.${MEMBER})*)?\\])*)$`);
-/** Families JSON:API defines that this server does not implement yet. */
-const NOT_YET = new Set(['include', 'fields', 'page', 'filter']);
+const SUPPORTED = 'sort, include, fields[type], page[number|size|after|before], filter';
+const PAGE_MEMBERS = new Set(['number', 'size', 'after', 'before']);
 
 /**
- * Reads a raw query string (`sort=-financial-year`) into {@link QueryParameters}. Every parameter
- * this server does not process is a 400 naming it: JSON:API reserves all-lowercase names, and
- * silently ignoring the others would hide client mistakes.
+ * Reads a raw query string into {@link QueryParameters}, one JSON:API family per field. Every
+ * parameter this server does not process is a 400 naming it: JSON:API reserves all-lowercase
+ * names, and silently ignoring the others would hide client mistakes. The values are checked by
+ * the parser of each family (`parse-sort.ts`, `parse-include.ts`, …), which know the mapping.
  *
- * @example parseQuery('sort=-financial-year') // { sort: '-financial-year' }
+ * @example parseQuery('sort=-financial-year&page[size]=5').page // [{ name: 'page[size]', members: ['size'], value: '5' }]
  */
 export function parseQuery(rawQuery: string): QueryParameters {
-  const result: { sort?: string } = {};
+  const result: { sort?: string; include?: string; fields: FamilyParameter[]; page: FamilyParameter[]; filter: FamilyParameter[] } = { fields: [], page: [], filter: [] };
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(rawQuery)) {
     if (seen.has(name)) throw badParameter(name, `'${name}' is given more than once; give it once.`);
@@ -32,11 +50,18 @@ export function parseQuery(rawQuery: string): QueryParameters {
     if (!family) {
       throw badParameter(name, `'${name}' is not a valid query parameter name (JSON:API 1.1: a member name, optionally followed by [member] parts).`);
     }
-    const [, base, members] = family;
-    if (name === 'sort') result.sort = value;
-    else if (NOT_YET.has(base!)) throw badParameter(name, `The '${base}' parameter family is not supported by this server yet.`);
-    else if (/^[a-z]+$/.test(base!) && members === '') throw badParameter(name, `'${name}' is reserved by JSON:API and not supported here; supported: sort.`);
-    else throw badParameter(name, `Unknown query parameter '${name}'; supported: sort.`);
+    const base = family[1]!;
+    const members = family[2] === '' ? [] : family[2]!.slice(1, -1).split('][');
+    const parameter = { name, members, value };
+    if (base === 'sort' && members.length === 0) result.sort = value;
+    else if (base === 'include' && members.length === 0) result.include = value;
+    else if (base === 'fields' && members.length === 1 && !members[0]!.includes('.') && members[0] !== '') result.fields.push(parameter);
+    else if (base === 'fields') throw badParameter(name, `Sparse fieldsets are given as fields[type]=field,field (one type name in brackets); got '${name}'.`);
+    else if (base === 'page' && members.length === 1 && PAGE_MEMBERS.has(members[0]!)) result.page.push(parameter);
+    else if (base === 'page') throw badParameter(name, `Unknown page parameter '${name}'; supported: page[number], page[size], page[after], page[before].`);
+    else if (base === 'filter') result.filter.push(parameter);
+    else if (/^[a-z]+$/.test(base) && members.length === 0) throw badParameter(name, `'${name}' is reserved by JSON:API and not supported here; supported: ${SUPPORTED}.`);
+    else throw badParameter(name, `Unknown query parameter '${name}'; supported: ${SUPPORTED}.`);
   }
   return result;
 }

@@ -1,4 +1,5 @@
 import type { ErrorObject } from '../errors/json-api-error.js';
+import type { PageLinks } from './page-links.js';
 import type { ResourceObject } from './resource-objects.js';
 
 const JSONAPI = { version: '1.1' } as const;
@@ -8,20 +9,35 @@ export type Linkage = { type: string; id: string };
 export interface Document {
   jsonapi: typeof JSONAPI;
   data?: ResourceObject | ResourceObject[] | Linkage | Linkage[] | null;
+  included?: ResourceObject[];
   errors?: ErrorObject[];
-  links?: Record<string, string>;
+  links?: Record<string, string | null>;
+  meta?: Record<string, unknown>;
 }
 
-/** A collection, single-resource or related-resource document: `data` plus `links.self`. */
-export function dataDocument(data: ResourceObject | ResourceObject[] | null, self: string): Document {
-  return { jsonapi: JSONAPI, links: { self }, data };
+/** What a paged document adds: pagination links and `meta` (the total count). */
+export interface PageParts {
+  readonly links: PageLinks;
+  readonly meta?: Record<string, unknown>;
 }
 
-/** A relationship document: resource linkage plus `links.self` and `links.related`. */
-export function linkageDocument(data: Linkage | Linkage[] | null, self: string, related: string): Document {
-  return { jsonapi: JSONAPI, links: { self, related }, data };
+/** A collection, single-resource or related-resource document: `data` plus `links.self`, and a page's links and meta. */
+export function dataDocument(data: ResourceObject | ResourceObject[] | null, self: string, page?: PageParts): Document {
+  return withPage({ jsonapi: JSONAPI, links: { self }, data }, page);
+}
+
+/** A relationship document: resource linkage plus `links.self` and `links.related`, and a page's links and meta. */
+export function linkageDocument(data: Linkage | Linkage[] | null, self: string, related: string, page?: PageParts): Document {
+  return withPage({ jsonapi: JSONAPI, links: { self, related }, data }, page);
 }
 
 export function errorDocument(errors: readonly ErrorObject[]): Document {
   return { jsonapi: JSONAPI, errors: [...errors] };
+}
+
+function withPage(document: Document, page: PageParts | undefined): Document {
+  if (!page) return document;
+  Object.assign(document.links!, page.links);
+  if (page.meta) document.meta = page.meta;
+  return document;
 }

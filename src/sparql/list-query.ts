@@ -1,8 +1,10 @@
 import type { Pattern, SelectQuery, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
+import type { Filter } from '../request/parse-filter.js';
 import type { SortKey } from '../request/parse-sort.js';
 import { bgp, iri, optional, triple, variable } from './ast.js';
+import { filterPatterns } from './filter-clauses.js';
 import { idVariable, lookupPatterns, memberPatterns } from './members.js';
 import { idSortExpression, sortClauses } from './sort-clauses.js';
 
@@ -13,12 +15,21 @@ export interface ParentRef {
   readonly relationship: Relationship;
 }
 
+/** An ordered, filtered list of resources: a type's collection, or what a parent's relationship points at. */
 export interface ListRequest {
   /** The type of the listed resources. */
   readonly type: ResourceType;
   /** Set for related and relationship URLs: list what the parent's relationship points at. */
   readonly parent?: ParentRef;
   readonly sort: readonly SortKey[];
+  /** Every filter must hold. */
+  readonly filters: readonly Filter[];
+}
+
+/** Which slice of the ordered list to select. */
+export interface Window {
+  readonly limit: number;
+  readonly offset: number;
 }
 
 /** `?s` (and `?s_id` for the predicate id strategy) in each row of a list query. */
@@ -26,24 +37,22 @@ export const SUBJECT = variable('s');
 const PARENT = variable('parent');
 
 /**
- * Builds the query that selects the ordered members of a collection: all resources of a type, or
- * those a parent's relationship points at. Rows carry `?s` and, for `predicate` ids, `?s_id`.
- * With a parent, a parent that exists but points at nothing yields one row with `?s` unbound, and
- * a parent that does not exist yields no row, so one query tells 404 from empty.
+ * Builds the query that selects a window of the ordered members of a list. Rows carry `?s` and,
+ * for `predicate` ids, `?s_id`. With a parent, a parent that exists but points at nothing yields
+ * one row with `?s` unbound, and a parent that does not exist yields no row, so one query tells
+ * 404 from empty (on the first page).
  *
- * @example buildListQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', mapping, tradeActivities) })
+ * @example buildListQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', mapping, tradeActivities), filters: [] }, { limit: 20, offset: 0 })
  */
-export function buildListQuery(mapping: Mapping, request: ListRequest): SelectQuery {
-  const { type, parent } = request;
+export function buildListQuery(mapping: Mapping, request: ListRequest, window?: Window): SelectQuery {
+  const { type } = request;
   const sort = sortClauses(mapping, type, request.sort, SUBJECT);
-  const members: Pattern[] = [...memberPatterns(type, SUBJECT), ...sort.optionals, ...sort.binds];
-  const where: Pattern[] = parent
-    ? [...lookupPatterns(parent.type, parent.lookup, PARENT), optional(bgp(link(parent.relationship, PARENT, SUBJECT)), ...members)]
-    : members;
-  const projected: VariableTerm[] = type.id.kind === 'predicate' ? [SUBJECT, idVariable(SUBJECT)] : [SUBJECT];
+  const where = listPatterns(mapping, request, [...sort.optionals, ...sort.binds]);
+  const projected = projection(type);
   const order = [...sort.order, { expression: idSortExpression(type, SUBJECT) }];
+  const slice = window ? { limit: window.limit, ...(window.offset > 0 && { offset: window.offset }) } : {};
   if (sort.aggregates.length === 0) {
-    return { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: projected, where, order };
+    return { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: projected, where, order, ...slice };
   }
   const grouped: SelectQuery = {
     type: 'query',
@@ -53,7 +62,35 @@ export function buildListQuery(mapping: Mapping, request: ListRequest): SelectQu
     where,
     group: projected.map((expression) => ({ expression })),
   };
-  return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: projected, where: [{ type: 'group', patterns: [grouped] }], order };
+  return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: projected, where: [{ type: 'group', patterns: [grouped] }], order, ...slice };
+}
+
+/**
+ * Builds the query that counts a list's members: one row with `?count`, and with a parent also
+ * `?parents` (0 when the parent does not exist, which tells 404 from an empty list).
+ *
+ * @example buildCountQuery(mapping, { type: tradeActivities, sort: [], filters: [] })
+ */
+export function buildCountQuery(mapping: Mapping, request: ListRequest): SelectQuery {
+  const count = (of: VariableTerm, name: string) => ({ expression: { type: 'aggregate' as const, aggregation: 'count', distinct: true, expression: of }, variable: variable(name) });
+  return {
+    type: 'query',
+    queryType: 'SELECT',
+    prefixes: {},
+    variables: request.parent ? [count(SUBJECT, 'count'), count(PARENT, 'parents')] : [count(SUBJECT, 'count')],
+    where: listPatterns(mapping, request, []),
+  };
+}
+
+/** The members of the list, their filters and `extra` patterns (sort keys), hung off the parent if any. */
+function listPatterns(mapping: Mapping, request: ListRequest, extra: Pattern[]): Pattern[] {
+  const { type, parent } = request;
+  const members: Pattern[] = [...memberPatterns(type, SUBJECT), ...filterPatterns(mapping, type, request.filters, SUBJECT), ...extra];
+  return parent ? [...lookupPatterns(parent.type, parent.lookup, PARENT), optional(bgp(link(parent.relationship, PARENT, SUBJECT)), ...members)] : members;
+}
+
+function projection(type: ResourceType): VariableTerm[] {
+  return type.id.kind === 'predicate' ? [SUBJECT, idVariable(SUBJECT)] : [SUBJECT];
 }
 
 function link(relationship: Relationship, from: VariableTerm, to: VariableTerm) {

@@ -75,9 +75,16 @@ describeEachStore('bad input (issue table: 400, 404, 405, 406, 415)', (h) => {
   });
 
   it.each([
-    ['include=concerns', 'include'],
-    ['fields[concepts]=label', 'fields[concepts]'],
-    ['page[number]=1', 'page[number]'],
+    ['include=nope', 'include'],
+    ['include=broader-concepts.', 'include'],
+    ['fields[nope]=label', 'fields[nope]'],
+    ['fields[concepts]=nope', 'fields[concepts]'],
+    ['page[number]=-1', 'page[number]'],
+    ['page[number]=x', 'page[number]'],
+    ['page[size]=0', 'page[size]'],
+    ['page[size]=101', 'page[size]'],
+    ['page[size]=1.5', 'page[size]'],
+    ['page[number]=1&page[after]=x', 'page[number]'],
     ['filter[label]=x', 'filter[label]'],
     ['filter=x', 'filter'],
     ['foo=1', 'foo'],

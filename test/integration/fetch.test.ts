@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import { queryCount } from '../support/api-client.js';
+import { onePageLinks } from '../support/page-links.js';
 import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { Oracle, type Resource } from '../support/oracle.js';
@@ -30,10 +31,12 @@ describeEachStore('fetching resources (spec: fetching rules 1-5)', (h) => {
   it.each(TYPES)('GET /%s answers every member, with its attributes and relationship links', async (type) => {
     const response = await h().api.get(`/${type}?sort=id`);
     expect(response.status).toBe(200);
-    expect(response.body.links).toEqual({ self: `/${type}?sort=id` });
+    expect(response.body.links).toEqual(onePageLinks(`/${type}`, 'sort=id'));
+    expect(response.body.meta).toEqual({ count: oracle.members(type).length });
     expect(response.body.jsonapi).toEqual({ version: '1.1' });
     expect(response.body.data).toEqual(oracle.members(type).map((m) => expectedResource(type, m)));
-    expect(queryCount(response)).toBeLessThanOrEqual(2);
+    // list, fetch, and the count for meta.count and links.last
+    expect(queryCount(response)).toBeLessThanOrEqual(3);
   });
 
   it('an empty collection is 200 with data [] and links.self', async () => {
@@ -41,7 +44,7 @@ describeEachStore('fetching resources (spec: fetching rules 1-5)', (h) => {
     const empty = oracle.members('trade-activities').find((m) => oracle.related('trade-activities', m.iri, 'concerns').length === 0)!;
     const response = await h().api.get(`/trade-activities/${empty.id}/concerns`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ jsonapi: { version: '1.1' }, links: { self: `/trade-activities/${empty.id}/concerns` }, data: [] });
+    expect(response.body).toEqual({ jsonapi: { version: '1.1' }, links: onePageLinks(`/trade-activities/${empty.id}/concerns`), meta: { count: 0 }, data: [] });
   });
 
   it.each(TYPES.flatMap((type) => oracle.members(type).map((member) => ({ type, member }))))('GET /$type/$member.id answers that resource', async ({ type, member }) => {
@@ -99,10 +102,11 @@ describeEachStore('related resources and relationships (spec: relationship rules
     const related = oracle.related(type, member.iri, rel);
     const response = await h().api.get(`/${type}/${member.id}/${rel}`);
     expect(response.status).toBe(200);
-    expect(response.body.links).toEqual({ self: `/${type}/${member.id}/${rel}` });
+    expect(response.body.links).toEqual(toMany ? onePageLinks(`/${type}/${member.id}/${rel}`) : { self: `/${type}/${member.id}/${rel}` });
+    if (toMany) expect(response.body.meta).toEqual({ count: related.length });
     const expected = related.map((m) => expectedResource(target, m));
     expect(response.body.data).toEqual(toMany ? expected : (expected[0] ?? null));
-    expect(queryCount(response)).toBeLessThanOrEqual(2);
+    expect(queryCount(response)).toBeLessThanOrEqual(toMany ? 3 : 2);
   });
 
   it.each(RELATIONSHIP_CASES)('GET /$type/$member.id/links/$rel answers the linkage', async ({ type, member, rel, toMany }) => {
@@ -110,9 +114,11 @@ describeEachStore('related resources and relationships (spec: relationship rules
     const linkage = oracle.related(type, member.iri, rel).map((m) => ({ type: target, id: m.id }));
     const response = await h().api.get(`/${type}/${member.id}/links/${rel}`);
     expect(response.status).toBe(200);
-    expect(response.body.links).toEqual({ self: `/${type}/${member.id}/links/${rel}`, related: `/${type}/${member.id}/${rel}` });
+    const self = `/${type}/${member.id}/links/${rel}`;
+    expect(response.body.links).toEqual({ ...(toMany ? onePageLinks(self) : { self }), related: `/${type}/${member.id}/${rel}` });
     expect(response.body.data).toEqual(toMany ? linkage : (linkage[0] ?? null));
-    expect(queryCount(response)).toBe(1);
+    // A to-many linkage is a page: its list query and its count go alongside.
+    expect(queryCount(response)).toBe(toMany ? 2 : 1);
   });
 
   it('the /relationships/ form answers like /links/', async () => {

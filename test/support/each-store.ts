@@ -56,6 +56,8 @@ export function describeEachStore(title: string, body: (harness: () => Harness) 
           datasets: [
             { name: 'sample', mapping, store, linkBase: '' },
             { name: 'mirror', mapping, store, linkBase: '/api/mirror' },
+            // A dataset too large to count: no meta.count and no last link; small pages.
+            { name: 'uncounted', mapping, store, linkBase: '/api/uncounted', options: { count: false, page: { defaultSize: 4, maxSize: 10 } } },
           ],
           defaultDataset: 'sample',
         });

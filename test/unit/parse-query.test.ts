@@ -5,21 +5,34 @@ import { parseQuery } from '../../src/request/parse-query.js';
 
 const thrown = (fn: () => unknown) => thrownError(JsonApiError, fn);
 
+const none = { fields: [], page: [], filter: [] };
+
 describe('parseQuery: accepted query strings', () => {
   it.each([
-    { input: '', expected: {} },
-    { input: 'sort=x', expected: { sort: 'x' } },
-    { input: 'sort=-financial-year,id', expected: { sort: '-financial-year,id' } },
-    { input: 'sort=origin.country.name', expected: { sort: 'origin.country.name' } },
+    { input: '', expected: none },
+    { input: 'sort=x', expected: { ...none, sort: 'x' } },
+    { input: 'sort=-financial-year,id', expected: { ...none, sort: '-financial-year,id' } },
+    { input: 'sort=origin.country.name', expected: { ...none, sort: 'origin.country.name' } },
     // The value is handed on decoded; an empty value is parseSort's business (it rejects it).
-    { input: 'sort=', expected: { sort: '' } },
-    { input: 'sort', expected: { sort: '' } },
-    { input: 'sort=%2Did', expected: { sort: '-id' } },
+    { input: 'sort=', expected: { ...none, sort: '' } },
+    { input: 'sort', expected: { ...none, sort: '' } },
+    { input: 'sort=%2Did', expected: { ...none, sort: '-id' } },
     // Percent-encoded names are decoded before they are checked.
-    { input: '%73ort=x', expected: { sort: 'x' } },
-    { input: 'so%72t=-id', expected: { sort: '-id' } },
+    { input: '%73ort=x', expected: { ...none, sort: 'x' } },
+    { input: 'so%72t=-id', expected: { ...none, sort: '-id' } },
     // Empty pairs carry no parameter.
-    { input: '&sort=x&', expected: { sort: 'x' } },
+    { input: '&sort=x&', expected: { ...none, sort: 'x' } },
+    { input: 'include=concerns.broader-concepts,origin', expected: { ...none, include: 'concerns.broader-concepts,origin' } },
+    { input: 'include=', expected: { ...none, include: '' } },
+    // Families with members: each parameter with its name as sent, its members and its value.
+    { input: 'fields[concepts]=label,notation', expected: { ...none, fields: [{ name: 'fields[concepts]', members: ['concepts'], value: 'label,notation' }] } },
+    { input: 'fields%5Bconcepts%5D=', expected: { ...none, fields: [{ name: 'fields[concepts]', members: ['concepts'], value: '' }] } },
+    { input: 'page[number]=1&page[size]=5', expected: { ...none, page: [{ name: 'page[number]', members: ['number'], value: '1' }, { name: 'page[size]', members: ['size'], value: '5' }] } },
+    { input: 'page[after]=abc', expected: { ...none, page: [{ name: 'page[after]', members: ['after'], value: 'abc' }] } },
+    { input: 'filter=x', expected: { ...none, filter: [{ name: 'filter', members: [], value: 'x' }] } },
+    { input: 'filter[]=x', expected: { ...none, filter: [{ name: 'filter[]', members: [''], value: 'x' }] } },
+    { input: 'filter[concerns.notation][eq]=0101', expected: { ...none, filter: [{ name: 'filter[concerns.notation][eq]', members: ['concerns.notation', 'eq'], value: '0101' }] } },
+    { input: 'filter[a]=1&filter[a][ne]=2', expected: { ...none, filter: [{ name: 'filter[a]', members: ['a'], value: '1' }, { name: 'filter[a][ne]', members: ['a', 'ne'], value: '2' }] } },
   ])('$input', ({ input, expected }) => {
     expect(parseQuery(input)).toEqual(expected);
   });
@@ -31,30 +44,27 @@ describe('parseQuery: rejected query strings', () => {
     { input: 'sort=a&sort=b', parameter: 'sort', detail: [/'sort'/, /more than once/] },
     { input: 'sort=a&sort=a', parameter: 'sort', detail: [/'sort'/, /more than once/] },
     { input: 'sort=a&%73ort=b', parameter: 'sort', detail: [/'sort'/, /more than once/] },
-    // JSON:API families this server does not implement yet: named exactly as sent.
-    { input: 'include=x', parameter: 'include', detail: [/'include'/, /not supported .*yet/] },
-    { input: 'include=', parameter: 'include', detail: [/'include'/, /not supported .*yet/] },
-    { input: 'fields[concepts]=label', parameter: 'fields[concepts]', detail: [/'fields'/, /not supported .*yet/] },
-    { input: 'fields%5Bconcepts%5D=label', parameter: 'fields[concepts]', detail: [/'fields'/, /not supported .*yet/] },
-    { input: 'page[number]=1', parameter: 'page[number]', detail: [/'page'/, /not supported .*yet/] },
-    { input: 'page[size]=10', parameter: 'page[size]', detail: [/'page'/, /not supported .*yet/] },
-    { input: 'filter[x]=1', parameter: 'filter[x]', detail: [/'filter'/, /not supported .*yet/] },
-    { input: 'filter=x', parameter: 'filter', detail: [/'filter'/, /not supported .*yet/] },
-    { input: 'filter[]=x', parameter: 'filter[]', detail: [/'filter'/, /not supported .*yet/] },
-    { input: 'filter[x][y]=1', parameter: 'filter[x][y]', detail: [/'filter'/, /not supported .*yet/] },
-    // JSON:API 1.1 lists filter[x.y] as a member of the filter family (dot-separated member names).
-    { input: 'filter[x.y]=1', parameter: 'filter[x.y]', detail: [/'filter'/, /not supported .*yet/] },
-    { input: 'sort=x&include=y', parameter: 'include', detail: [/'include'/, /not supported .*yet/] },
+    { input: 'include=a&include=b', parameter: 'include', detail: [/'include'/, /more than once/] },
+    { input: 'page[size]=1&page%5Bsize%5D=2', parameter: 'page[size]', detail: [/more than once/] },
+    // Family members this server does not know, or in a shape the family does not take.
+    { input: 'fields=label', parameter: 'fields', detail: [/fields\[type\]/] },
+    { input: 'fields[]=label', parameter: 'fields[]', detail: [/fields\[type\]/] },
+    { input: 'fields[a.b]=label', parameter: 'fields[a.b]', detail: [/fields\[type\]/] },
+    { input: 'fields[a][b]=label', parameter: 'fields[a][b]', detail: [/fields\[type\]/] },
+    { input: 'page=1', parameter: 'page', detail: [/Unknown page parameter/, /page\[number\]/] },
+    { input: 'page[offset]=1', parameter: 'page[offset]', detail: [/Unknown page parameter 'page\[offset\]'/] },
+    { input: 'page[size][x]=1', parameter: 'page[size][x]', detail: [/Unknown page parameter/] },
+    { input: 'include[x]=a', parameter: 'include[x]', detail: [/Unknown query parameter 'include\[x\]'/] },
     // All-lowercase names are reserved by JSON:API.
-    { input: 'foo=1', parameter: 'foo', detail: [/'foo'/, /reserved by JSON:API/, /supported: sort/] },
-    { input: 'sorting=x', parameter: 'sorting', detail: [/'sorting'/, /reserved by JSON:API/, /supported: sort/] },
+    { input: 'foo=1', parameter: 'foo', detail: [/'foo'/, /reserved by JSON:API/, /supported: sort, include/] },
+    { input: 'sorting=x', parameter: 'sorting', detail: [/'sorting'/, /reserved by JSON:API/, /supported: sort, include/] },
     // Implementation-specific names (a non a-z character) this server does not know.
-    { input: 'myParam=1', parameter: 'myParam', detail: [/Unknown query parameter 'myParam'/, /supported: sort/] },
-    { input: 'my-param=1', parameter: 'my-param', detail: [/Unknown query parameter 'my-param'/, /supported: sort/] },
-    { input: 'Sort=x', parameter: 'Sort', detail: [/Unknown query parameter 'Sort'/, /supported: sort/] },
-    { input: 'sort[x]=1', parameter: 'sort[x]', detail: [/Unknown query parameter 'sort\[x\]'/, /supported: sort/] },
-    { input: 'foo[bar]=1', parameter: 'foo[bar]', detail: [/Unknown query parameter 'foo\[bar\]'/, /supported: sort/] },
-    { input: 'sort=x&myParam=1', parameter: 'myParam', detail: [/'myParam'/, /supported: sort/] },
+    { input: 'myParam=1', parameter: 'myParam', detail: [/Unknown query parameter 'myParam'/, /supported: sort, include/] },
+    { input: 'my-param=1', parameter: 'my-param', detail: [/Unknown query parameter 'my-param'/, /supported: sort, include/] },
+    { input: 'Sort=x', parameter: 'Sort', detail: [/Unknown query parameter 'Sort'/, /supported: sort, include/] },
+    { input: 'sort[x]=1', parameter: 'sort[x]', detail: [/Unknown query parameter 'sort\[x\]'/, /supported: sort, include/] },
+    { input: 'foo[bar]=1', parameter: 'foo[bar]', detail: [/Unknown query parameter 'foo\[bar\]'/, /supported: sort, include/] },
+    { input: 'sort=x&myParam=1', parameter: 'myParam', detail: [/'myParam'/, /supported: sort, include/] },
   ])('$input → 400 naming $parameter', ({ input, parameter, detail }) => {
     const error = thrown(() => parseQuery(input));
     expect(error.status).toBe(400);

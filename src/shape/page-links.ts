@@ -1,0 +1,54 @@
+import type { PageRequest } from '../request/parse-page.js';
+
+/** Pagination links: `null` where a page does not exist; `last` is left out when the total is unknown. */
+export interface PageLinks {
+  first?: string | null;
+  prev: string | null;
+  next: string | null;
+  last?: string | null;
+}
+
+/** Where the page links of one request point: the request's path, and its raw query string. */
+export interface PageBase {
+  /** `linkBase` + the request's canonical path (`/trade-activities`). */
+  readonly path: string;
+  /** The request's raw query string, without `?`. */
+  readonly query: string;
+}
+
+/**
+ * The links of an offset page. Each carries the request's other query parameters, with its
+ * `page[…]` ones replaced (`page[size]` is kept when the request gave it).
+ *
+ * @example offsetLinks({ path: '/concepts', query: 'sort=label' }, { kind: 'offset', number: 1, size: 20 }, { total: 45, hasNext: true })
+ * // { first: '/concepts?sort=label&page%5Bnumber%5D=0', prev: '…=0', next: '…=2', last: '…=2' }
+ */
+export function offsetLinks(base: PageBase, page: Extract<PageRequest, { kind: 'offset' }>, result: { total?: number; hasNext: boolean }): PageLinks {
+  const at = (number: number) => requestLink(base, [['number', String(number)]]);
+  const links: PageLinks = { first: at(0), prev: page.number > 0 ? at(page.number - 1) : null, next: result.hasNext ? at(page.number + 1) : null };
+  if (result.total !== undefined) links.last = at(Math.max(0, Math.ceil(result.total / page.size) - 1));
+  return links;
+}
+
+/**
+ * The request's URL, with its `page[…]` parameters replaced when `page` is given (`page[size]` is
+ * kept unless replaced). Every parameter is percent-encoded anew, brackets included (`[` and `]`
+ * may not appear in a URI's query), so that links are valid URI references whatever the client sent.
+ *
+ * @example requestLink({ path: '/concepts', query: 'sort=label&page[number]=3' }, [['number', '4']]) // '/concepts?sort=label&page%5Bnumber%5D=4'
+ */
+export function requestLink(base: PageBase, page?: readonly (readonly [member: string, value: string])[]): string {
+  let params = [...new URLSearchParams(base.query)];
+  if (page) {
+    const replaced = new Set(page.map(([member]) => `page[${member}]`));
+    const size = params.find(([name]) => name === 'page[size]' && !replaced.has(name));
+    params = [...params.filter(([name]) => !name.startsWith('page[')), ...page.map(([member, value]) => [`page[${member}]`, value] as [string, string]), ...(size ? [size] : [])];
+  }
+  const query = params.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&');
+  return query === '' ? base.path : `${base.path}?${query}`;
+}
+
+/** encodeURIComponent, but leaving the characters a query may hold as they are (`,` `:` `@` `/`), for readable links. */
+function encode(text: string): string {
+  return encodeURIComponent(text).replace(/%2C|%3A|%40|%2F/g, decodeURIComponent);
+}

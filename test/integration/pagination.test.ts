@@ -1,0 +1,136 @@
+import { expect, it } from 'vitest';
+import { loadMapping } from '../../src/mapping/load-mapping.js';
+import { queryCount, type ApiClient } from '../support/api-client.js';
+import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
+import { SAMPLE_DATA } from '../support/global-setup.js';
+import { Oracle } from '../support/oracle.js';
+
+const mapping = await loadMapping(SAMPLE_MAPPING);
+const oracle = Oracle.fromFile(SAMPLE_DATA, mapping);
+const activities = oracle.members('trade-activities');
+/** The activity with the most concerns, so that its related collection spans pages. */
+const busy = [...activities].sort((a, b) => oracle.related('trade-activities', b.iri, 'concerns').length - oracle.related('trade-activities', a.iri, 'concerns').length)[0]!;
+
+/** Follows `next` (or `prev`) links from `start` to the end; every page must validate and carry at most `size` resources. */
+async function walk(api: ApiClient, start: string, direction: 'next' | 'prev', size: number) {
+  const pages: { ids: string[]; body: any; queries: number }[] = [];
+  for (let url: string | null = start; url !== null; ) {
+    const response = await api.get(url);
+    expect(response.status, url).toBe(200);
+    expect(response.body.data.length, url).toBeLessThanOrEqual(size);
+    pages.push({ ids: response.body.data.map((r: { id: string }) => r.id), body: response.body, queries: queryCount(response) });
+    url = response.body.links[direction];
+    expect(pages.length, 'walk ends').toBeLessThan(50);
+  }
+  return pages;
+}
+
+const LISTS = [
+  { what: 'trade-activities by -financial-year (default sort)', path: '/trade-activities', query: '', expected: () => oracle.order('trade-activities', activities, '-financial-year') },
+  { what: 'trade-activities by concerns.label,-id', path: '/trade-activities', query: 'sort=concerns.label,-id', expected: () => oracle.order('trade-activities', activities, 'concerns.label,-id') },
+  { what: 'concepts by -label', path: '/concepts', query: 'sort=-label', expected: () => oracle.order('concepts', oracle.members('concepts'), '-label') },
+  { what: 'a to-many related collection', path: `/trade-activities/${busy.id}/concerns`, query: 'sort=-notation', expected: () => oracle.order('concepts', oracle.related('trade-activities', busy.iri, 'concerns'), '-notation') },
+];
+
+describeEachStore('offset pagination (page[number], page[size])', (h) => {
+  it.each(LISTS)('next links walk $what once each, in order; prev links walk back', async ({ path, query, expected }) => {
+    const order = expected();
+    const size = 2;
+    const start = `${path}?${query}${query ? '&' : ''}page[size]=${size}`;
+    const forward = await walk(h().api, start, 'next', size);
+    expect(forward.flatMap((p) => p.ids)).toEqual(order);
+    expect(forward).toHaveLength(Math.max(1, Math.ceil(order.length / size)));
+    for (const [number, page] of forward.entries()) {
+      expect(page.body.meta).toEqual({ count: order.length });
+      expect(page.body.links.prev === null).toBe(number === 0);
+      expect(page.body.links.first).toBe(`${path}?${query}${query ? '&' : ''}page%5Bnumber%5D=0&page%5Bsize%5D=${size}`);
+      expect(page.body.links.last).toBe(forward.at(-1)!.body.links.self);
+      expect(page.queries).toBeLessThanOrEqual(3); // list, count, fetch
+    }
+    const backward = await walk(h().api, forward.at(-1)!.body.links.self, 'prev', size);
+    expect(backward.reverse().flatMap((p) => p.ids)).toEqual(order);
+  });
+
+  it.each(LISTS)('without a count ($what): no last, no meta.count, next found by one extra row', async ({ path, query, expected }) => {
+    const order = expected();
+    const forward = await walk(h().api, `/api/uncounted${path}?${query}`, 'next', 4);
+    expect(forward.flatMap((p) => p.ids)).toEqual(order);
+    for (const page of forward) {
+      expect(page.body.meta).toBeUndefined();
+      expect(page.body.links).not.toHaveProperty('last');
+      expect(page.body.links.first).toMatch(/page%5Bnumber%5D=0$/);
+      expect(page.queries).toBeLessThanOrEqual(2); // list, fetch
+    }
+  });
+
+  it('the default page size is 20 and pages count from 0', async () => {
+    const order = oracle.order('concepts', oracle.members('concepts'), 'id');
+    const first = await h().api.get('/concepts');
+    expect(first.body.data.map((r: { id: string }) => r.id)).toEqual(order.slice(0, 20));
+    const second = await h().api.get('/concepts?page[number]=1&page[size]=7');
+    expect(second.body.data.map((r: { id: string }) => r.id)).toEqual(order.slice(7, 14));
+  });
+
+  it('a page past the end is empty, with links back', async () => {
+    const response = await h().api.get('/trade-activities?page[number]=40&page[size]=5');
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual([]);
+    expect(response.body.meta).toEqual({ count: activities.length });
+    expect(response.body.links.next).toBeNull();
+    expect(response.body.links.prev).toBe('/trade-activities?page%5Bnumber%5D=39&page%5Bsize%5D=5');
+  });
+
+  it.each(['/api/uncounted', ''])('a page past the end of a related collection is empty, and a missing parent still 404 (%s)', async (prefix) => {
+    const past = await h().api.get(`${prefix}/trade-activities/${busy.id}/concerns?page[number]=30&page[size]=2`);
+    expect(past.status).toBe(200);
+    expect(past.body.data).toEqual([]);
+    const missing = await h().api.get(`${prefix}/trade-activities/abcdef0123/concerns?page[number]=30&page[size]=2`);
+    expect(missing.status).toBe(404);
+  });
+
+  it('links keep the other query parameters, encoded as valid URI references', async () => {
+    const response = await h().api.get('/concepts?sort=-label,notation&page[size]=3&page[number]=1');
+    expect(response.body.links).toEqual({
+      self: '/concepts?sort=-label,notation&page%5Bsize%5D=3&page%5Bnumber%5D=1',
+      first: '/concepts?sort=-label,notation&page%5Bnumber%5D=0&page%5Bsize%5D=3',
+      prev: '/concepts?sort=-label,notation&page%5Bnumber%5D=0&page%5Bsize%5D=3',
+      next: '/concepts?sort=-label,notation&page%5Bnumber%5D=2&page%5Bsize%5D=3',
+      last: `/concepts?sort=-label,notation&page%5Bnumber%5D=${Math.ceil(oracle.members('concepts').length / 3) - 1}&page%5Bsize%5D=3`,
+    });
+  });
+
+  it('to-many relationship linkage is paged the same way', async () => {
+    const order = oracle.order('concepts', oracle.related('trade-activities', busy.iri, 'concerns'), 'id');
+    const forward = await walk(h().api, `/trade-activities/${busy.id}/links/concerns?page[size]=1`, 'next', 1);
+    expect(forward.flatMap((p) => p.ids)).toEqual(order);
+    expect(forward[0]!.body.links.related).toBe(`/trade-activities/${busy.id}/concerns`);
+  });
+
+  it.each([
+    ['page[size]=0', 'page[size]', /positive integer/],
+    ['page[size]=-3', 'page[size]', /positive integer/],
+    ['page[size]=abc', 'page[size]', /positive integer/],
+    ['page[size]=101', 'page[size]', /100 is the maximum/],
+    ['page[number]=-1', 'page[number]', /non-negative integer/],
+    ['page[number]=1e3', 'page[number]', /non-negative integer/],
+    ['page[number]=', 'page[number]', /non-negative integer/],
+  ])('%s is a 400 naming %s', async (query, parameter, detail) => {
+    const response = await h().api.get(`/trade-activities?${query}`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0]).toMatchObject({ status: '400', source: { parameter } });
+    expect(response.body.errors[0].detail).toMatch(detail);
+  });
+
+  it('the max page size is per dataset, and the error says it', async () => {
+    const response = await h().api.get('/api/uncounted/trade-activities?page[size]=11');
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].meta).toEqual({ page: { maxSize: 10 } });
+    expect((await h().api.get('/api/uncounted/trade-activities?page[size]=10')).status).toBe(200);
+  });
+
+  it('sort and page apply to lists only: a single resource answers 400', async () => {
+    const response = await h().api.get(`/trade-activities/${busy.id}?page[size]=2`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].source).toEqual({ parameter: 'page[size]' });
+  });
+});
