@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { JsonApiError } from '../../src/errors/json-api-error.js';
+import { parsePage, type PageLimits } from '../../src/request/parse-page.js';
+import { parseQuery } from '../../src/request/parse-query.js';
+import { thrown as thrownError } from '../support/thrown.js';
+
+const thrown = (fn: () => unknown) => thrownError(JsonApiError, fn);
+const LIMITS: PageLimits = { defaultSize: 20, maxSize: 100 };
+const page = (query: string, limits = LIMITS) => parsePage(parseQuery(query).page, limits);
+
+describe('parsePage: accepted', () => {
+  it.each([
+    { query: '', expected: { kind: 'offset', number: 0, size: 20 } },
+    { query: 'page[number]=0', expected: { kind: 'offset', number: 0, size: 20 } },
+    { query: 'page[number]=3', expected: { kind: 'offset', number: 3, size: 20 } },
+    { query: 'page[size]=1', expected: { kind: 'offset', number: 0, size: 1 } },
+    { query: 'page[size]=100&page[number]=999999999', expected: { kind: 'offset', number: 999999999, size: 100 } },
+    { query: 'page[number]=007', expected: { kind: 'offset', number: 7, size: 20 } },
+    { query: 'page[after]=abc', expected: { kind: 'cursor', size: 20, after: 'abc' } },
+    { query: 'page[before]=abc&page[size]=5', expected: { kind: 'cursor', size: 5, before: 'abc' } },
+    { query: 'page[after]=a&page[before]=b', expected: { kind: 'cursor', size: 20, after: 'a', before: 'b' } },
+  ])('$query', ({ query, expected }) => {
+    expect(page(query)).toEqual(expected);
+  });
+
+  it('the default size comes from the dataset', () => {
+    expect(page('', { defaultSize: 4, maxSize: 10 })).toEqual({ kind: 'offset', number: 0, size: 4 });
+  });
+});
+
+describe('parsePage: refused', () => {
+  it.each([
+    { query: 'page[size]=0', parameter: 'page[size]', detail: /positive integer; got '0'/ },
+    { query: 'page[size]=-1', parameter: 'page[size]', detail: /positive integer/ },
+    { query: 'page[size]=', parameter: 'page[size]', detail: /positive integer; got ''/ },
+    { query: 'page[size]=1.0', parameter: 'page[size]', detail: /positive integer/ },
+    { query: 'page[size]=+5', parameter: 'page[size]', detail: /positive integer/ },
+    { query: 'page[size]=%205', parameter: 'page[size]', detail: /positive integer/ },
+    { query: 'page[size]=1e2', parameter: 'page[size]', detail: /positive integer/ },
+    { query: 'page[size]=101', parameter: 'page[size]', detail: /101, but 100 is the maximum/ },
+    { query: 'page[size]=99999999999999999999', parameter: 'page[size]', detail: /positive integer/ },
+    { query: 'page[number]=-1', parameter: 'page[number]', detail: /non-negative integer \(pages count from 0\)/ },
+    { query: 'page[number]=one', parameter: 'page[number]', detail: /non-negative integer/ },
+    { query: 'page[number]=0x10', parameter: 'page[number]', detail: /non-negative integer/ },
+    { query: 'page[number]=1&page[after]=x', parameter: 'page[number]', detail: /cannot be combined/ },
+    { query: 'page[number]=1&page[before]=x', parameter: 'page[number]', detail: /cannot be combined/ },
+  ])('$query → 400 naming $parameter', ({ query, parameter, detail }) => {
+    const error = thrown(() => page(query));
+    expect(error.status).toBe(400);
+    expect(error.errors[0]).toMatchObject({ status: '400', source: { parameter } });
+    expect(error.errors[0]!.detail).toMatch(detail);
+  });
+
+  it('a size over the maximum carries the maximum in meta.page.maxSize (cursor pagination profile)', () => {
+    const error = thrown(() => page('page[size]=11', { defaultSize: 4, maxSize: 10 }));
+    expect(error.errors[0]).toMatchObject({ title: 'Page size requested is too large', meta: { page: { maxSize: 10 } } });
+  });
+});
