@@ -1,8 +1,11 @@
 import express, { type Express } from 'express';
 import { pino, type Logger } from 'pino';
-import { errorHandler, toJsonApiError } from './http/error-handler.js';
+import { corsHandler, type CorsOptions } from './http/cors.js';
 import type { Dataset } from './http/dataset.js';
+import { errorHandler, toJsonApiError } from './http/error-handler.js';
 import { jsonApiHandler } from './http/json-api-handler.js';
+import { Metrics } from './http/metrics.js';
+import { ResponseCache, type ResponseCacheOptions } from './http/response-cache.js';
 import { send } from './http/send.js';
 import { errorDocument } from './shape/documents.js';
 
@@ -11,6 +14,12 @@ export interface AppOptions {
   /** Name of the dataset served without the `/api/<dataset>` prefix; the first one by default. */
   readonly defaultDataset?: string;
   readonly logger?: Logger;
+  /** Which origins may read responses from scripts; any origin by default. */
+  readonly cors?: CorsOptions;
+  /** The response cache's memory bound (and a clock for tests); each dataset's TTL turns it on. */
+  readonly responseCache?: Omit<ResponseCacheOptions, 'onLookup'>;
+  /** Adds process metrics (CPU, memory, event loop, GC) to `/metrics`; off by default, on in the CLI. */
+  readonly processMetrics?: boolean;
 }
 
 /**
@@ -18,15 +27,25 @@ export interface AppOptions {
  *
  * @example createApp({ datasets: [{ name: 'sample', mapping, store, linkBase: '' }] }).listen(3000)
  */
-export function createApp({ datasets, defaultDataset, logger = pino({ level: 'silent' }) }: AppOptions): Express {
+export function createApp(options: AppOptions): Express {
+  const { defaultDataset, logger = pino({ level: 'silent' }) } = options;
+  const names = options.datasets.map((dataset) => dataset.name);
+  const metrics = new Metrics({ datasets: names, defaultDataset: defaultDataset ?? names[0] ?? '', processMetrics: options.processMetrics ?? false });
+  // Every query of every dataset is counted and timed on its way to the store.
+  const datasets = options.datasets.map((dataset) => ({ ...dataset, store: metrics.instrument(dataset.name, dataset.store) }));
   const byName = new Map(datasets.map((dataset) => [dataset.name, dataset]));
-  const fallback = byName.get(defaultDataset ?? datasets[0]?.name ?? '');
-  if (!fallback) throw new Error(`The default dataset '${defaultDataset}' is not among the datasets (${[...byName.keys()].join(', ')}).`);
+  const fallback = byName.get(defaultDataset ?? names[0] ?? '');
+  if (!fallback) throw new Error(`The default dataset '${defaultDataset}' is not among the datasets (${names.join(', ')}).`);
+  const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup });
+
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', false); // parse-query.ts reads the raw query string itself
-  app.set('etag', false);
+  app.set('etag', false); // conditional.ts sets the ETag of dataset responses, and only theirs
 
+  app.use(metrics.observe()); // first, so that every response is counted, errors and preflights too
+  app.use(corsHandler(options.cors ?? { origins: '*' })); // answers OPTIONS (preflight or not) with 204
+  app.get('/metrics', metrics.expose());
   // Liveness of every store: 200 once all answer, 503 with an error document otherwise.
   app.get('/health', async (_req, res) => {
     try {
@@ -38,7 +57,7 @@ export function createApp({ datasets, defaultDataset, logger = pino({ level: 'si
       send(res, 503, errorDocument([{ ...failure.errors[0]!, status: '503' }]));
     }
   });
-  app.use(jsonApiHandler(byName, fallback));
-  app.use(errorHandler(logger));
+  app.use(jsonApiHandler(byName, fallback, cache)); // 405, negotiation, cache, plan, SPARQL, ETag/304
+  app.use(errorHandler(logger)); // every error becomes a JSON:API error document, no-store
   return app;
 }

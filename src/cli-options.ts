@@ -17,6 +17,9 @@ export const serveOptions = {
   password: { type: 'string' },
   'link-base': { type: 'string' },
   workers: { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
+  'cache-ttl': { type: 'string' },
+  'cache-control': { type: 'string' },
   help: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 

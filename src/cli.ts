@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { createApp } from './app.js';
 import { serveOptions } from './cli-options.js';
-import { applyEnvironment, ConfigError, readConfigFile, type ServerConfig } from './config.js';
+import { applyEnvironment, ConfigError, originSchema, readConfigFile, type ServerConfig } from './config.js';
 import { runLoad } from './load/run-load.js';
 import { MappingError } from './mapping/load-mapping.js';
 import { openDatasets } from './open-datasets.js';
@@ -25,6 +25,9 @@ serve options:
   --host H           interface to listen on (default 127.0.0.1; env HOST)
   --link-base URL    prefix for every link in responses (default: none, links are /<type>/...)
   --workers N        embedded store worker threads (default 2)
+  --cors-origin O    origin whose scripts may read responses; repeat for more (default: any)
+  --cache-ttl S      keep 200 responses in memory for S seconds (default 0: no response cache)
+  --cache-control V  Cache-Control of 200 and 304 responses (default no-cache)
   --config FILE      several datasets from a YAML/JSON file (see README)
 Environment: PORT, HOST, SPARQL_ENDPOINT, SPARQL_GRAPH, SPARQL_USER, SPARQL_PASSWORD, LOG_LEVEL.`;
 
@@ -44,7 +47,14 @@ async function main(argv: string[]): Promise<number> {
   const config = applyEnvironment(values.config ? await readConfigFile(values.config) : configFromFlags(values), process.env);
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const datasets = await openDatasets(config, logger);
-  const app = createApp({ datasets, defaultDataset: config.default, logger });
+  const app = createApp({
+    datasets,
+    defaultDataset: config.default,
+    logger,
+    ...(config.cors && { cors: config.cors }),
+    ...(config.cacheMaxMegabytes !== undefined && { responseCache: { maxBytes: Math.round(config.cacheMaxMegabytes * 2 ** 20) } }),
+    processMetrics: true,
+  });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const { port } = server.address() as AddressInfo;
@@ -62,10 +72,18 @@ function configFromFlags(values: ReturnType<typeof parseArgs<{ options: typeof s
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError('--workers must be a positive integer');
   const port = values.port === undefined ? 3000 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port: expected a port number, got '${values.port}'`);
+  const cacheTtl = values['cache-ttl'] === undefined ? undefined : Number(values['cache-ttl']);
+  if (cacheTtl !== undefined && !(Number.isFinite(cacheTtl) && cacheTtl >= 0)) throw new ConfigError(`--cache-ttl: expected a number of seconds, got '${values['cache-ttl']}'`);
+  const cacheControl = values['cache-control'];
+  if (cacheControl !== undefined && !/^[\x20-\x7e]+$/.test(cacheControl)) throw new ConfigError(`--cache-control: expected a header value in printable ASCII, got '${cacheControl}'`);
+  const origins = values['cors-origin'];
+  const badOrigin = origins?.find((origin) => origin !== '*' && !originSchema.safeParse(origin).success);
+  if (badOrigin !== undefined) throw new ConfigError(`--cors-origin: expected '*' or an origin such as https://app.example.org (no path, no trailing slash), got '${badOrigin}'`);
   return {
     port,
     host: values.host ?? '127.0.0.1',
     default: name,
+    ...(origins && { cors: { origins: origins.includes('*') ? '*' : origins } }),
     datasets: {
       [name]: {
         mapping: values.mapping,
@@ -75,6 +93,8 @@ function configFromFlags(values: ReturnType<typeof parseArgs<{ options: typeof s
         ...(values.password && { password: values.password }),
         ...(values['link-base'] !== undefined && { linkBase: values['link-base'] }),
         ...(workers && { workers }),
+        ...(cacheTtl !== undefined && { cacheTtlSeconds: cacheTtl }),
+        ...(cacheControl !== undefined && { cacheControl }),
       },
     },
   };

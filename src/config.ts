@@ -18,14 +18,24 @@ const datasetSchema = z
     page: z.strictObject({ defaultSize: z.number().int().min(1).optional(), maxSize: z.number().int().min(1).optional() }).optional(),
     count: z.boolean().optional(),
     includeDepth: z.number().int().min(1).max(10).optional(),
+    // Checked here so that a value Node would refuse as a header fails at start-up, not per request.
+    cacheControl: z.string().regex(/^[\x20-\x7e]+$/, 'printable ASCII, e.g. "public, max-age=60"').optional(),
+    cacheTtlSeconds: z.number().min(0).optional(),
   })
   .refine((d) => (d.data === undefined) !== (d.endpoint === undefined), { error: 'give either data (files for the embedded store) or endpoint, not both' })
   .refine((d) => (d.page?.defaultSize ?? 20) <= (d.page?.maxSize ?? Math.max(100, d.page?.defaultSize ?? 0)), { error: 'page.defaultSize may not exceed page.maxSize', path: ['page'] });
+
+/** An origin as browsers send it: scheme, host and port only (`https://app.example.org`). */
+export const originSchema = z.string().refine((value) => URL.canParse(value) && new URL(value).origin === value, {
+  error: 'an origin: scheme://host[:port], with no path or trailing slash',
+});
 
 const configSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().optional(),
   default: z.string().optional(),
+  cors: z.strictObject({ origins: z.union([z.literal('*'), z.array(originSchema)]) }).optional(),
+  cacheMaxMegabytes: z.number().positive().optional(),
   datasets: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/, 'dataset names: letters, digits, - and _'), datasetSchema),
 });
 
@@ -35,6 +45,10 @@ export interface ServerConfig {
   readonly host: string;
   readonly default: string;
   readonly datasets: Readonly<Record<string, DatasetConfig>>;
+  /** Origins whose scripts may read responses; any origin when absent. */
+  readonly cors?: { readonly origins: '*' | readonly string[] };
+  /** Memory bound of the response cache, shared by the datasets that give it a TTL; 64 when absent. */
+  readonly cacheMaxMegabytes?: number;
 }
 
 /** A configuration that can't be used; the CLI prints the message and exits with code 2. */
@@ -61,7 +75,14 @@ export async function readConfigFile(file: string): Promise<ServerConfig> {
   const datasets = Object.fromEntries(
     Object.entries(parsed.data.datasets).map(([name, d]) => [name, { ...d, mapping: resolve(base, d.mapping), ...(d.data && { data: d.data.map((f) => resolve(base, f)) }) }]),
   );
-  return { port: parsed.data.port ?? 3000, host: parsed.data.host ?? '127.0.0.1', default: defaultName, datasets };
+  return {
+    port: parsed.data.port ?? 3000,
+    host: parsed.data.host ?? '127.0.0.1',
+    default: defaultName,
+    datasets,
+    ...(parsed.data.cors && { cors: parsed.data.cors }),
+    ...(parsed.data.cacheMaxMegabytes !== undefined && { cacheMaxMegabytes: parsed.data.cacheMaxMegabytes }),
+  };
 }
 
 /**

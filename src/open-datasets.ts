@@ -29,11 +29,13 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
 }
 
 function optionsFrom(d: DatasetConfig): DatasetOptions {
-  const { page, count, includeDepth } = DEFAULT_DATASET_OPTIONS;
+  const { page, count, includeDepth, cacheControl, cacheTtlSeconds } = DEFAULT_DATASET_OPTIONS;
   return {
     page: { defaultSize: d.page?.defaultSize ?? page.defaultSize, maxSize: d.page?.maxSize ?? Math.max(page.maxSize, d.page?.defaultSize ?? 0) },
     count: d.count ?? count,
     includeDepth: d.includeDepth ?? includeDepth,
+    cacheControl: d.cacheControl ?? cacheControl,
+    cacheTtlSeconds: d.cacheTtlSeconds ?? cacheTtlSeconds,
   };
 }
 

@@ -10,9 +10,23 @@ export interface DatasetOptions {
   readonly count: boolean;
   /** How many relationships an `include` path may follow. */
   readonly includeDepth: number;
+  /**
+   * `Cache-Control` of every 200 and 304. The default, `no-cache`, lets any cache keep a response
+   * but makes it revalidate with the ETag first: the data can change behind the server, and a
+   * revalidation that matches costs a 304 with no body.
+   */
+  readonly cacheControl: string;
+  /** How long the in-process response cache keeps this dataset's 200s; 0 (the default) keeps none. */
+  readonly cacheTtlSeconds: number;
 }
 
-export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({ page: DEFAULT_PAGE_LIMITS, count: true, includeDepth: DEFAULT_INCLUDE_DEPTH });
+export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({
+  page: DEFAULT_PAGE_LIMITS,
+  count: true,
+  includeDepth: DEFAULT_INCLUDE_DEPTH,
+  cacheControl: 'no-cache',
+  cacheTtlSeconds: 0,
+});
 
 /** One published dataset: its mapping, its store, and where its links point. */
 export interface Dataset {

@@ -2,22 +2,23 @@ import type { RequestHandler } from 'express';
 import { JsonApiError, notFound } from '../errors/json-api-error.js';
 import { execute } from '../execute.js';
 import { planRequest } from '../plan/plan-request.js';
-import { negotiate } from '../request/negotiate.js';
+import { JSON_API, negotiate } from '../request/negotiate.js';
 import { parsePath, type Route } from '../request/parse-path.js';
 import { parseQuery } from '../request/parse-query.js';
 import { requestLink } from '../shape/page-links.js';
 import { QueryRecorder } from '../store/query-recorder.js';
+import { represent, sendRepresentation } from './conditional.js';
+import { ALLOW } from './cors.js';
 import { optionsOf, type Dataset } from './dataset.js';
-import { send } from './send.js';
-
-const ALLOW = 'GET, HEAD';
+import type { ResponseCache } from './response-cache.js';
 
 /**
  * Serves every JSON:API URL: `/api/<dataset>/<type>[/<id>[/<relationship> | /links/<relationship>]]`,
  * and the same without the `/api/<dataset>` prefix for the default dataset. The pipeline, in order:
- * negotiate → parse path and query → plan → execute (SPARQL) → send.
+ * negotiate → parse path → response cache → parse query and plan → execute (SPARQL) → cache → send
+ * (a 304 when If-None-Match matches).
  */
-export function jsonApiHandler(datasets: ReadonlyMap<string, Dataset>, defaultDataset: Dataset): RequestHandler {
+export function jsonApiHandler(datasets: ReadonlyMap<string, Dataset>, defaultDataset: Dataset, cache: ResponseCache): RequestHandler {
   return async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw new JsonApiError(405, 'Method Not Allowed', `This API is read-only; ${req.method} is not allowed. Allowed: ${ALLOW}.`, { headers: { Allow: ALLOW } });
@@ -27,9 +28,17 @@ export function jsonApiHandler(datasets: ReadonlyMap<string, Dataset>, defaultDa
     const route = parsePath(url.pathname);
     const dataset = route.dataset === undefined ? defaultDataset : datasets.get(route.dataset);
     if (!dataset) throw notFound(`There is no dataset '${route.dataset}'. Datasets: ${[...datasets.keys()].join(', ')}.`);
-    const plan = planRequest(dataset.mapping, route, parseQuery(url.search.slice(1)), optionsOf(dataset));
+    const options = optionsOf(dataset);
+    // Only 200s are cached, so an entry exists only for a request that plans without error.
+    const key = { dataset: dataset.name, path: canonicalPath(route), query: url.search.slice(1), mediaType: JSON_API };
+    const cached = cache.get(key, options.cacheTtlSeconds);
+    if (cached) {
+      sendRepresentation(req, res.set('Server-Timing', 'cache;desc=hit'), cached, options.cacheControl);
+      return;
+    }
+    const plan = planRequest(dataset.mapping, route, parseQuery(key.query), options);
     const recorder = new QueryRecorder(dataset.store);
-    const page = { path: dataset.linkBase + canonicalPath(route), query: url.search.slice(1) };
+    const page = { path: dataset.linkBase + key.path, query: key.query };
     try {
       const document = await execute(dataset.mapping, plan, recorder, {
         linkBase: dataset.linkBase,
@@ -37,7 +46,9 @@ export function jsonApiHandler(datasets: ReadonlyMap<string, Dataset>, defaultDa
         related: dataset.linkBase + canonicalPath({ ...route, linkage: undefined }),
         page,
       });
-      send(res.set('Server-Timing', recorder.serverTiming()), 200, document);
+      const representation = cache.set(key, represent(document), options.cacheTtlSeconds);
+      const timing = recorder.serverTiming() + (options.cacheTtlSeconds > 0 ? ', cache;desc=miss' : '');
+      sendRepresentation(req, res.set('Server-Timing', timing), representation, options.cacheControl);
     } catch (error) {
       res.set('Server-Timing', recorder.serverTiming());
       throw error;

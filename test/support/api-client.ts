@@ -19,9 +19,17 @@ export interface ApiResponse {
   body: any;
 }
 
+/** Statuses that never have content (RFC 9110 §15.3.5, §15.4.5), so no Content-Type either. */
+const NO_CONTENT = new Set([204, 304]);
+
+/** Prometheus' text exposition format, as prom-client names it. */
+export const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
+
 /**
  * Talks to an app over real HTTP on an ephemeral loopback port. Every response is checked on the
- * way: Content-Type exactly the JSON:API media type, and a body that validates against the schema.
+ * way: Content-Type exactly the JSON:API media type, and a body that validates against the schema;
+ * a HEAD has no body, and a 204 or 304 neither body nor Content-Type. `/metrics` is not part of the
+ * JSON:API: {@link ApiClient.metrics} reads it and checks it as Prometheus text instead.
  */
 export class ApiClient {
   private constructor(
@@ -42,6 +50,11 @@ export class ApiClient {
   async request(method: string, path: string, headers: Record<string, string> = {}): Promise<ApiResponse> {
     const response = await fetch(this.baseUrl + path, { method, headers });
     const text = await response.text();
+    if (NO_CONTENT.has(response.status)) {
+      expect(text, `${response.status} has no body`).toBe('');
+      expect(response.headers.get('content-type'), `${response.status} has no Content-Type`).toBeNull();
+      return { status: response.status, headers: response.headers, body: undefined };
+    }
     if (method === 'HEAD') {
       expect(text, 'HEAD has no body').toBe('');
       return { status: response.status, headers: response.headers, body: undefined };
@@ -52,6 +65,14 @@ export class ApiClient {
       expect.fail(`${method} ${path}: response does not validate against the JSON:API schema: ${ajv.errorsText(validateDocument.errors)}\n${text.slice(0, 500)}`);
     }
     return { status: response.status, headers: response.headers, body };
+  }
+
+  /** `GET /metrics`: a 200 in Prometheus' text format; resolves the text. */
+  async metrics(headers: Record<string, string> = {}): Promise<string> {
+    const response = await fetch(`${this.baseUrl}/metrics`, { headers });
+    expect(response.status, 'GET /metrics').toBe(200);
+    expect(response.headers.get('content-type'), 'Content-Type of GET /metrics').toBe(PROMETHEUS_TEXT);
+    return response.text();
   }
 
   close(): Promise<void> {

@@ -44,6 +44,10 @@ beforeAll(async () => {
     file('bad-config.yaml'),
     ['datasets:', '  main:', `    mapping: ${join(ROOT, 'mappings/sample.yaml')}`, `    data: [${join(ROOT, 'data/sample.ttl')}]`, '    colour: red', ''].join('\n'),
   );
+  await writeFile(
+    file('bad-http-config.yaml'),
+    ['cors:', '  origins: [example.org]', 'datasets:', '  main:', `    mapping: ${join(ROOT, 'mappings/sample.yaml')}`, `    data: [${join(ROOT, 'data/sample.ttl')}]`, '    cacheTtlSeconds: -1', ''].join('\n'),
+  );
 });
 
 afterAll(async () => {
@@ -98,6 +102,24 @@ describe('cli: usage and configuration mistakes', () => {
       stderr: [/--port: expected a port number, got 'http'/],
     },
     {
+      name: 'a --cors-origin that is not an origin → exit 2',
+      args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--cors-origin', 'https://app.example.org/'],
+      code: 2,
+      stderr: [literally("--cors-origin: expected '*' or an origin such as https://app.example.org (no path, no trailing slash), got 'https://app.example.org/'")],
+    },
+    {
+      name: 'a --cache-ttl that is not a number of seconds → exit 2',
+      args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--cache-ttl', 'soon'],
+      code: 2,
+      stderr: [/--cache-ttl: expected a number of seconds, got 'soon'/],
+    },
+    {
+      name: 'a --config with a bad cors origin and a negative cacheTtlSeconds → exit 2, both named',
+      args: () => ['serve', '--config', file('bad-http-config.yaml')],
+      code: 2,
+      stderr: [literally(`${file('bad-http-config.yaml')}: cors.origins.0: an origin`), literally(`${file('bad-http-config.yaml')}: datasets.main.cacheTtlSeconds:`)],
+    },
+    {
       name: 'an invalid --config → exit 2',
       args: () => ['serve', '--config', file('bad-config.yaml')],
       code: 2,
@@ -126,7 +148,8 @@ describe('cli: usage and configuration mistakes', () => {
 
 describe('cli: serve', () => {
   it('listens on the port it is given (0: any free one), answers, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, [...CLI, 'serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', '0'], {
+    const flags = ['--cache-ttl', '60', '--cache-control', 'public, max-age=5', '--cors-origin', 'https://app.example.org'];
+    const child = spawn(process.execPath, [...CLI, 'serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', '0', ...flags], {
       cwd: ROOT,
       env: cleanEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -157,6 +180,14 @@ describe('cli: serve', () => {
       expect(concept.headers.get('content-type')).toBe('application/vnd.api+json');
       const document = (await concept.json()) as { data: { type: string; id: string } };
       expect(document.data).toMatchObject({ type: 'concepts', id: '0101' });
+
+      // The HTTP flags reach the app: cache TTL, Cache-Control, CORS origins; the CLI adds process metrics.
+      const again = await fetch(`http://127.0.0.1:${port}/concepts/0101`, { headers: { Origin: 'https://app.example.org' } });
+      expect(again.headers.get('server-timing')).toBe('cache;desc=hit');
+      expect(again.headers.get('cache-control')).toBe('public, max-age=5');
+      expect(again.headers.get('access-control-allow-origin')).toBe('https://app.example.org');
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(metrics).toMatch(/^process_cpu_user_seconds_total /m);
     } finally {
       if (child.exitCode === null) child.kill('SIGTERM');
     }

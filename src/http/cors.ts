@@ -1,0 +1,47 @@
+import type { RequestHandler } from 'express';
+import cors from 'cors';
+
+/** The methods every URL answers; the 405's `Allow` and an OPTIONS request's say the same. */
+export const ALLOW = 'GET, HEAD, OPTIONS';
+
+export interface CorsOptions {
+  /**
+   * Origins whose scripts may read responses: `'*'` (the default: a public read-only API needs no
+   * credentials, so any page may read it), or a list of exact origins (`https://app.example.org`).
+   * An empty list lets no other origin read.
+   */
+  readonly origins: '*' | readonly string[];
+}
+
+/** Response headers a script on another origin may read (the CORS-safelisted ones need no mention). */
+const EXPOSED = ['ETag', 'Server-Timing', 'Content-Type', 'Content-Length', 'Vary', 'Allow', 'Cache-Control'];
+/** Request headers a script may send: conditional requests and JSON:API negotiation. */
+const ALLOWED_REQUEST_HEADERS = ['Accept', 'Content-Type', 'If-None-Match'];
+
+/**
+ * CORS for every response (errors, `/health` and `/metrics` included), with the `cors` package.
+ * Any OPTIONS request is answered here with 204 and `Allow`: a preflight also gets the
+ * `Access-Control-Allow-*` headers when its origin is allowed. With a list of origins the allowed
+ * one is echoed back and responses carry `Vary: Origin`. `Timing-Allow-Origin` follows
+ * `Access-Control-Allow-Origin`, so a browser shows `Server-Timing` to the page that asked.
+ *
+ * @example app.use(corsHandler({ origins: ['https://app.example.org'] }))
+ */
+export function corsHandler({ origins }: CorsOptions): RequestHandler {
+  const handle = cors({
+    origin: origins === '*' ? '*' : [...origins],
+    methods: ['GET', 'HEAD'],
+    allowedHeaders: ALLOWED_REQUEST_HEADERS,
+    exposedHeaders: EXPOSED,
+    maxAge: 86_400,
+    optionsSuccessStatus: 204,
+  });
+  return (req, res, next) => {
+    if (req.method === 'OPTIONS') res.set('Allow', ALLOW);
+    handle(req, res, (error?: unknown) => {
+      const allowed = res.get('Access-Control-Allow-Origin');
+      if (allowed) res.set('Timing-Allow-Origin', allowed);
+      next(error);
+    });
+  };
+}
