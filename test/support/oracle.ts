@@ -44,8 +44,9 @@ export class Oracle {
     readonly mapping: Mapping,
   ) {}
 
-  static fromFile(file: string, mapping: Mapping): Oracle {
-    const store = new N3Store(new Parser().parse(readFileSync(file, 'utf8')));
+  /** Reads one Turtle file, or several as one dataset. */
+  static fromFile(file: string | string[], mapping: Mapping): Oracle {
+    const store = new N3Store([file].flat().flatMap((f) => new Parser().parse(readFileSync(f, 'utf8'))));
     return new Oracle(store, mapping);
   }
 
