@@ -1,12 +1,13 @@
 import { notFound } from './errors/json-api-error.js';
+import { includeRelated, type Inclusion } from './include-related.js';
 import type { Mapping, ResourceType } from './mapping/model.js';
-import type { Paging, Plan } from './plan/plan-request.js';
+import type { Paging, Plan, View } from './plan/plan-request.js';
 import { buildFetchQuery } from './sparql/fetch-query.js';
 import { buildCountQuery, buildListQuery, type ListRequest, type Window } from './sparql/list-query.js';
 import { toText } from './sparql/to-text.js';
 import { dataDocument, linkageDocument, type Document, type PageParts } from './shape/documents.js';
 import { offsetLinks, type PageBase } from './shape/page-links.js';
-import { groupValues, membersOf, resourceObject, type Member, type ResourceObject } from './shape/resource-objects.js';
+import { groupValues, membersOf, resourceObject, shownAttributes, type Member, type ResourceObject } from './shape/resource-objects.js';
 import type { QueryRecorder } from './store/query-recorder.js';
 
 /** Where the document's links point: `self` of this request, `related` for relationship URLs, and the base of page links. */
@@ -20,24 +21,35 @@ export interface DocumentLinks {
 /**
  * Runs a plan against the store and shapes the JSON:API document. This is where a request becomes
  * SPARQL: a list query (which members, in which order), a count query when the page needs a
- * total (sent alongside), and one fetch query (their attributes), whatever the number of resources.
+ * total (sent alongside), one fetch query (their attributes, as many as the fieldset shows), and
+ * one query per include level (`include-related.ts`), whatever the number of resources.
  */
 export async function execute(mapping: Mapping, plan: Plan, store: QueryRecorder, links: DocumentLinks): Promise<Document> {
   switch (plan.kind) {
     case 'resource': {
-      const rows = await store.select(toText(buildFetchQuery(plan.type, { lookup: plan.lookup })));
+      const { type, view } = plan;
+      // A template or hex id gives the IRI before the store answers: the include levels go alongside the lookup.
+      const known = plan.lookup.kind === 'iri' ? { iri: plan.lookup.iri, id: plan.id } : undefined;
+      const [rows, early] = await Promise.all([
+        store.select(toText(buildFetchQuery(type, { lookup: plan.lookup }, shownAttributes(type, view.fields)))),
+        known && include(view, type, [known], store, links.linkBase),
+      ]);
       const iri = rows[0]?.s?.value;
-      if (iri === undefined) throw notFound(`There is no ${plan.type.name} with this id.`);
-      return dataDocument(resourceObject(plan.type, { iri, id: plan.id }, groupValues(rows).get(iri), links.linkBase), links.self);
+      if (iri === undefined) throw notFound(`There is no ${type.name} with this id.`);
+      const member = { iri, id: plan.id };
+      const inclusion = known ? early : await include(view, type, [member], store, links.linkBase);
+      const resource = resourceObject(type, member, groupValues(rows).get(iri), links.linkBase, { fields: view.fields.get(type.name), linkage: inclusion?.linkageOf(member) });
+      return dataDocument(resource, links.self, undefined, inclusion?.included);
     }
     case 'collection': {
       const page = await listPage(mapping, plan.list, plan.paging, store, links.page);
-      return dataDocument(await fetchResources(plan.list.type, page.members, store, links.linkBase), links.self, page.parts);
+      const { data, included } = await fetchResources(plan.list.type, page.members, plan.view, store, links.linkBase);
+      return dataDocument(data, links.self, page.parts, included);
     }
     case 'related-one': {
       const [first] = await list(mapping, plan.list, { limit: 1, offset: 0 }, store);
-      const [resource] = first ? await fetchResources(plan.list.type, [first], store, links.linkBase) : [];
-      return dataDocument(resource ?? null, links.self);
+      const { data, included } = await fetchResources(plan.list.type, first ? [first] : [], plan.view, store, links.linkBase);
+      return dataDocument(data[0] ?? null, links.self, undefined, included);
     }
     case 'linkage': {
       const identifiers = (members: readonly Member[]) => members.map(({ id }) => ({ type: plan.list.type.name, id }));
@@ -86,8 +98,24 @@ async function list(mapping: Mapping, request: ListRequest, window: Window, stor
   return membersOf(request.type, rows);
 }
 
-async function fetchResources(type: ResourceType, members: Member[], store: QueryRecorder, linkBase: string): Promise<ResourceObject[]> {
-  const needsFetch = members.length > 0 && type.attributes.size > 0;
-  const values = needsFetch ? groupValues(await store.select(toText(buildFetchQuery(type, { iris: members.map((m) => m.iri) })))) : new Map();
-  return members.map((member) => resourceObject(type, member, values.get(member.iri), linkBase));
+/**
+ * The resource objects of known members, and the included resources when the request has
+ * `include`. The fetch (none when the fieldset shows no attribute) and the first include level
+ * go out together.
+ */
+async function fetchResources(type: ResourceType, members: Member[], view: View, store: QueryRecorder, linkBase: string): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
+  const attributes = shownAttributes(type, view.fields);
+  const [rows, inclusion] = await Promise.all([
+    members.length > 0 && attributes.length > 0 ? store.select(toText(buildFetchQuery(type, { iris: members.map((m) => m.iri) }, attributes))) : [],
+    include(view, type, members, store, linkBase),
+  ]);
+  const values = groupValues(rows);
+  const fields = view.fields.get(type.name);
+  const data = members.map((member) => resourceObject(type, member, values.get(member.iri), linkBase, { fields, linkage: inclusion?.linkageOf(member) }));
+  return inclusion ? { data, included: inclusion.included } : { data };
+}
+
+/** The include levels of a request that has `include` (possibly empty); undefined otherwise, and the document has no `included`. */
+function include(view: View, type: ResourceType, members: Member[], store: QueryRecorder, linkBase: string): Promise<Inclusion> | undefined {
+  return view.include && includeRelated(view.include, view.fields, type, members, store, linkBase);
 }

@@ -21,6 +21,8 @@ const SHAPES = [
   ['related-to-one', '/trade-activities/7c1e0a42/amount'],
   ['related-to-many', '/trade-activities/7c1e0a42/concerns?sort=notation'],
   ['relationship-linkage', '/concepts/0101/links/narrower-concepts'],
+  ['collection-include', '/trade-activities?include=concerns.broader-concepts&page[size]=5'],
+  ['single-sparse', '/concepts/0101?fields[concepts]=label'],
 ] as const;
 
 const sent: string[] = [];

@@ -13,7 +13,8 @@ import type { ListRequest } from '../sparql/list-query.js';
 
 /** What the document shows beyond primary data: included resources, and which fields per type. */
 export interface View {
-  readonly include: readonly IncludeNode[];
+  /** The include tree; undefined when the request has no `include` (then the document has no `included`). */
+  readonly include?: readonly IncludeNode[];
   readonly fields: Fieldsets;
 }
 
@@ -85,7 +86,7 @@ function pagingOf(query: QueryParameters, options: DatasetOptions): Paging {
 
 function viewOf(mapping: Mapping, type: ResourceType, query: QueryParameters, options: DatasetOptions): View {
   return {
-    include: query.include === undefined ? [] : parseInclude(query.include, mapping, type, options.includeDepth),
+    ...(query.include !== undefined && { include: parseInclude(query.include, mapping, type, options.includeDepth) }),
     fields: parseFields(query.fields, mapping),
   };
 }

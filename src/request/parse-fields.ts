@@ -7,7 +7,8 @@ export type Fieldsets = ReadonlyMap<string, ReadonlySet<string>>;
 
 /**
  * Reads the `fields[type]` parameters; an empty value means no fields. Throws 400 naming the
- * parameter for an unknown type or field.
+ * parameter for an unknown type, an unknown field (`id` and `type` are not fields), or an empty
+ * name in the list.
  *
  * @example parseFields([{ name: 'fields[concepts]', members: ['concepts'], value: 'label' }], mapping) // Map { 'concepts' => Set { 'label' } }
  */
@@ -16,12 +17,11 @@ export function parseFields(parameters: readonly FamilyParameter[], mapping: Map
   for (const { name, members, value } of parameters) {
     const type = mapping.types.get(members[0]!);
     if (!type) throw badParameter(name, `There is no resource type '${members[0]}'. Types: ${[...mapping.types.keys()].join(', ')}.`);
+    const known = [...type.attributes.keys(), ...type.relationships.keys()];
     const fields = value === '' ? [] : value.split(',');
     for (const field of fields) {
-      if (!type.attributes.has(field) && !type.relationships.has(field)) {
-        const known = [...type.attributes.keys(), ...type.relationships.keys()];
-        throw badParameter(name, `${type.name} has no field '${field}'. Fields: ${known.join(', ') || 'none'}.`);
-      }
+      if (field === '') throw badParameter(name, `'${value}' has an empty field name; give comma-separated fields of ${type.name}, or an empty value for none. Fields: ${known.join(', ') || 'none'}.`);
+      if (!known.includes(field)) throw badParameter(name, `${type.name} has no field '${field}'. Fields: ${known.join(', ') || 'none'}.`);
     }
     fieldsets.set(type.name, new Set(fields));
   }

@@ -26,11 +26,11 @@ export function parseInclude(value: string, mapping: Mapping, type: ResourceType
   if (value === '') return roots;
   for (const path of value.split(',')) {
     const names = path.split('.');
-    if (names.length > maxDepth) throw badParameter('include', `'${path}' follows ${names.length} relationships; this API includes at most ${maxDepth} levels.`);
+    if (names.length > maxDepth) throw badParameter('include', `'${path}' follows ${names.length} relationships; include paths may follow at most ${maxDepth}.`);
     let level = roots;
     let current = type;
     for (const name of names) {
-      if (name === '') throw badParameter('include', `The include list '${value}' has an empty relationship name; expected comma-separated dot paths such as concerns.broader-concepts.`);
+      if (name === '') throw badParameter('include', `The include list '${value}' has an empty relationship name; expected comma-separated paths of relationship names joined by dots. Relationships of ${current.name}: ${[...current.relationships.keys()].join(', ') || 'none'}.`);
       const relationship = current.relationships.get(name);
       if (!relationship) {
         throw badParameter('include', `Cannot include '${path}': ${current.name} has no relationship '${name}'. Relationships: ${[...current.relationships.keys()].join(', ') || 'none'}.`);

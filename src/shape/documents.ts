@@ -21,9 +21,14 @@ export interface PageParts {
   readonly meta?: Record<string, unknown>;
 }
 
-/** A collection, single-resource or related-resource document: `data` plus `links.self`, and a page's links and meta. */
-export function dataDocument(data: ResourceObject | ResourceObject[] | null, self: string, page?: PageParts): Document {
-  return withPage({ jsonapi: JSONAPI, links: { self }, data }, page);
+/**
+ * A collection, single-resource or related-resource document: `data` plus `links.self`, a page's
+ * links and meta, and `included` when the request asked for related resources (even when none).
+ */
+export function dataDocument(data: ResourceObject | ResourceObject[] | null, self: string, page?: PageParts, included?: ResourceObject[]): Document {
+  const document = withPage({ jsonapi: JSONAPI, links: { self }, data }, page);
+  if (included) document.included = included;
+  return document;
 }
 
 /** A relationship document: resource linkage plus `links.self` and `links.related`, and a page's links and meta. */

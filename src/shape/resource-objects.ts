@@ -1,15 +1,35 @@
 import type { Term } from '@rdfjs/types';
 import { iriToId } from '../mapping/ids.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
+import type { Fieldsets } from '../request/parse-fields.js';
 import type { Row } from '../store/store.js';
+import type { Linkage } from './documents.js';
 import { compareTerms, literalToJson, type JsonValue } from './literal-to-json.js';
+
+/** A relationship's resource linkage: `null` or one identifier (to-one), an array (to-many). */
+export type RelationshipData = Linkage | Linkage[] | null;
+
+export interface RelationshipObject {
+  links: { self: string; related: string };
+  /** Present only for relationships whose resources the request includes. */
+  data?: RelationshipData;
+}
 
 export interface ResourceObject {
   type: string;
   id: string;
-  attributes: Record<string, JsonValue | JsonValue[]>;
-  relationships?: Record<string, { links: { self: string; related: string } }>;
+  /** Left out when the resource shows no attribute (the type has none, or `fields[type]` names none). */
+  attributes?: Record<string, JsonValue | JsonValue[]>;
+  relationships?: Record<string, RelationshipObject>;
   links: { self: string };
+}
+
+/** What a resource object shows beyond its identity. */
+export interface ResourceView {
+  /** The type's sparse fieldset; every field when undefined. */
+  readonly fields?: ReadonlySet<string> | undefined;
+  /** Resource linkage of the relationships the request includes, by relationship name. */
+  readonly linkage?: ReadonlyMap<string, RelationshipData> | undefined;
 }
 
 /** A resource found by a list query: its IRI and id. */
@@ -51,16 +71,41 @@ export function groupValues(rows: readonly Row[]): Map<string, Map<string, Term[
   return bySubject;
 }
 
-/** Builds a resource object; `linkBase` prefixes every link (`''` gives the spec's type-rooted paths). */
-export function resourceObject(type: ResourceType, member: Member, values: Map<string, Term[]> | undefined, linkBase: string): ResourceObject {
+/**
+ * The attributes a type's resource objects show under the request's sparse fieldsets: the ones
+ * to fetch from the store (no other predicate is asked for).
+ *
+ * @example shownAttributes(concepts, new Map([['concepts', new Set(['label'])]])) // [label]
+ */
+export function shownAttributes(type: ResourceType, fieldsets: Fieldsets): Attribute[] {
+  const fields = fieldsets.get(type.name);
+  return [...type.attributes.values()].filter((attribute) => fields === undefined || fields.has(attribute.name));
+}
+
+/**
+ * Builds a resource object; `linkBase` prefixes every link (`''` gives the spec's type-rooted
+ * paths). `view.fields` keeps only those attributes and relationships; `attributes` and
+ * `relationships` are left out when they would be empty. Relationships carry `links`, and `data`
+ * when `view.linkage` has their linkage.
+ *
+ * @example resourceObject(concepts, { iri, id: '0101' }, values, '', { fields: new Set(['label']) })
+ */
+export function resourceObject(type: ResourceType, member: Member, values: Map<string, Term[]> | undefined, linkBase: string, view: ResourceView = {}): ResourceObject {
   const self = `${linkBase}/${type.name}/${encodeURIComponent(member.id)}`;
-  const attributes: ResourceObject['attributes'] = {};
-  for (const attribute of type.attributes.values()) attributes[attribute.name] = attributeValue(attribute, values?.get(attribute.name) ?? []);
-  const resource: ResourceObject = { type: type.name, id: member.id, attributes, links: { self } };
-  if (type.relationships.size > 0) {
-    resource.relationships = {};
-    for (const name of type.relationships.keys()) resource.relationships[name] = { links: { self: `${self}/links/${name}`, related: `${self}/${name}` } };
+  const shown = (name: string) => view.fields === undefined || view.fields.has(name);
+  const attributes: NonNullable<ResourceObject['attributes']> = {};
+  for (const attribute of type.attributes.values()) {
+    if (shown(attribute.name)) attributes[attribute.name] = attributeValue(attribute, values?.get(attribute.name) ?? []);
   }
+  const relationships: NonNullable<ResourceObject['relationships']> = {};
+  for (const name of type.relationships.keys()) {
+    if (!shown(name)) continue;
+    relationships[name] = { links: { self: `${self}/links/${name}`, related: `${self}/${name}` } };
+    const data = view.linkage?.get(name);
+    if (data !== undefined) relationships[name].data = data;
+  }
+  const resource: ResourceObject = { type: type.name, id: member.id, ...(Object.keys(attributes).length > 0 && { attributes }), links: { self } };
+  if (Object.keys(relationships).length > 0) resource.relationships = relationships;
   return resource;
 }
 

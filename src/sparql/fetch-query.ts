@@ -1,6 +1,6 @@
-import type { Pattern, SelectQuery } from 'sparqljs';
+import type { Pattern, SelectQuery, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
-import type { ResourceType } from '../mapping/model.js';
+import type { Attribute, ResourceType } from '../mapping/model.js';
 import { bgp, iri, literal, optional, triple, values, variable } from './ast.js';
 import { lookupPatterns } from './members.js';
 
@@ -13,17 +13,29 @@ const F = variable('f');
 const O = variable('o');
 
 /**
- * Builds the one query that fetches every mapped attribute value of a set of resources: rows of
- * `?s ?f ?o` (field name, value). For a lookup it also checks membership, so a resource with no
- * attribute values still yields one row, and a missing one none.
+ * Builds the one query that fetches the attribute values of a set of resources: rows of
+ * `?s ?f ?o` (field name, value). `attributes` (every attribute of the type unless given) are the
+ * only predicates asked for, so a sparse fieldset fetches no more than it shows. For a lookup it
+ * also checks membership, so a resource with no attribute values still yields one row, and a
+ * missing one none.
  *
  * @example buildFetchQuery(concepts, { iris: ['http://linkedeconomy.org/resource/concept/0101'] })
  */
-export function buildFetchQuery(type: ResourceType, subjects: FetchSubjects): SelectQuery {
-  const fields = [...type.attributes.values()].map((a) => ({ p: iri(a.predicate), f: literal(a.name) }));
-  const attributeValues: Pattern[] = fields.length > 0 ? [values(fields), bgp(triple(S, P, O))] : [];
+export function buildFetchQuery(type: ResourceType, subjects: FetchSubjects, attributes: readonly Attribute[] = [...type.attributes.values()]): SelectQuery {
+  const attributeValues = attributePatterns(attributes, S, O);
   const where: Pattern[] = 'iris' in subjects
     ? [values(subjects.iris.map((value) => ({ s: iri(value) }))), ...attributeValues]
     : [...lookupPatterns(type, subjects.lookup, S), ...(attributeValues.length > 0 ? [optional(...attributeValues)] : [])];
   return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [S, F, O], where };
+}
+
+/**
+ * `VALUES (?p ?f) { (<predicate> "name") … } subject ?p object`: every value of the attributes,
+ * with the attribute's name in `?f`; no pattern when there is no attribute to fetch.
+ *
+ * @example attributePatterns([label], variable('t'), variable('o'))
+ */
+export function attributePatterns(attributes: readonly Attribute[], subject: VariableTerm, object: VariableTerm): Pattern[] {
+  const fields = attributes.map((a) => ({ p: iri(a.predicate), f: literal(a.name) }));
+  return fields.length > 0 ? [values(fields), bgp(triple(subject, P, object))] : [];
 }

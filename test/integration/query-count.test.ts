@@ -65,6 +65,12 @@ for (const storeName of STORE_NAMES) {
         [`/trade-activities/${first.id}/links/concerns`, 2],
         [`/trade-activities/${first.id}/links/origin`, 1],
         ['/concepts?sort=-narrower-concepts.label', 3],
+        // list, count, fetch, and one query per include level for the whole page
+        ['/trade-activities?include=concerns.broader-concepts&page[size]=100', 5],
+        ['/trade-activities?include=concerns.broader-concepts.narrower-concepts,origin.country,destination,amount&page[size]=100', 6],
+        [`/trade-activities/${first.id}?include=concerns.broader-concepts`, 3],
+        // no attribute in the fieldset: nothing to fetch
+        ['/trade-activities?fields[trade-activities]=concerns&page[size]=100', 2],
       ];
       for (const [path, queries] of costs) {
         const response = await api.get(path);

@@ -12,6 +12,16 @@ export interface Resource {
   id: string;
 }
 
+/** `fields[type]` values as a client sends them: type → comma-separated field names (`''` for none). */
+export type FieldsParameter = Record<string, string>;
+
+/** The `data` and `included` a compound document should carry. */
+export interface Compound {
+  data: Record<string, unknown>[];
+  /** Sorted by type, then id: the spec gives `included` no order, so tests compare it sorted. */
+  included: Record<string, unknown>[];
+}
+
 /** Code point order, which is UTF-8 byte order (JavaScript's `<` compares UTF-16 code units). */
 export function codePointCompare(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
@@ -34,8 +44,9 @@ export class Oracle {
     readonly mapping: Mapping,
   ) {}
 
-  static fromFile(file: string, mapping: Mapping): Oracle {
-    const store = new N3Store(new Parser().parse(readFileSync(file, 'utf8')));
+  /** Reads one Turtle file, or several as one dataset. */
+  static fromFile(file: string | string[], mapping: Mapping): Oracle {
+    const store = new N3Store([file].flat().flatMap((f) => new Parser().parse(readFileSync(f, 'utf8'))));
     return new Oracle(store, mapping);
   }
 
@@ -76,6 +87,66 @@ export class Oracle {
       out[attribute.name] = attribute.many ? shown.map((t) => literalToJson(t, attribute.datatype)) : shown[0] ? literalToJson(shown[0], attribute.datatype) : null;
     }
     return out;
+  }
+
+  /**
+   * The resource object a member should have (links rooted at `/`): the attributes and
+   * relationships of `fields` (every one when undefined), `attributes` and `relationships` left
+   * out when empty, and `data` on each relationship that `linkage` has.
+   */
+  resourceObject(typeName: string, member: Resource, fields?: string, linkage = new Map<string, Resource[]>()): Record<string, unknown> {
+    const type = this.type(typeName);
+    const shown = (name: string) => fields === undefined || fields.split(',').includes(name);
+    const self = `/${typeName}/${member.id}`;
+    const attributes = Object.fromEntries(Object.entries(this.attributes(typeName, member.iri)).filter(([name]) => shown(name)));
+    const relationships = Object.fromEntries(
+      [...type.relationships.values()].filter((rel) => shown(rel.name)).map((rel) => {
+        const targets = linkage.get(rel.name)?.map((t) => ({ type: rel.target, id: t.id }));
+        const data = targets && (rel.cardinality === 'one' ? (targets[0] ?? null) : targets);
+        return [rel.name, { links: { self: `${self}/links/${rel.name}`, related: `${self}/${rel.name}` }, ...(data !== undefined && { data }) }];
+      }),
+    );
+    return {
+      type: typeName,
+      id: member.id,
+      ...(Object.keys(attributes).length > 0 && { attributes }),
+      links: { self },
+      ...(Object.keys(relationships).length > 0 && { relationships }),
+    };
+  }
+
+  /**
+   * The compound document of `primary` resources for an `include` value, by the spec's rules
+   * followed path by path: each path from the primary resources, every resource it reaches once
+   * (a to-one reaches its first target by id, as its related URL shows), linkage on each followed
+   * relationship of each resource it was followed from, primary resources never in `included`.
+   */
+  compound(typeName: string, primary: Resource[], include: string, fields: FieldsParameter = {}): Compound {
+    const nodes = new Map<string, { type: string; resource: Resource; linkage: Map<string, Resource[]> }>();
+    const node = (type: string, resource: Resource) => {
+      const key = `${type} ${resource.iri}`;
+      if (!nodes.has(key)) nodes.set(key, { type, resource, linkage: new Map() });
+      return nodes.get(key)!;
+    };
+    const data = primary.map((resource) => node(typeName, resource));
+    for (const path of include === '' ? [] : include.split(',')) {
+      let [type, frontier] = [typeName, primary];
+      for (const name of path.split('.')) {
+        const rel = this.type(type).relationships.get(name)!;
+        const reached = new Map<string, Resource>();
+        for (const source of frontier) {
+          const related = this.related(type, source.iri, name);
+          const targets = rel.cardinality === 'one' ? related.slice(0, 1) : related;
+          node(type, source).linkage.set(name, targets);
+          for (const target of targets) reached.set(node(rel.target, target).resource.iri, target);
+        }
+        [type, frontier] = [rel.target, [...reached.values()]];
+      }
+    }
+    const render = (n: { type: string; resource: Resource; linkage: Map<string, Resource[]> }) => this.resourceObject(n.type, n.resource, fields[n.type], n.linkage);
+    const included = [...nodes.values()].filter((n) => !data.includes(n));
+    included.sort((a, b) => codePointCompare(a.type, b.type) || codePointCompare(a.resource.id, b.resource.id));
+    return { data: data.map(render), included: included.map(render) };
   }
 
   /**

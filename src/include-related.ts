@@ -1,0 +1,131 @@
+import type { Term } from '@rdfjs/types';
+import { iriToId } from './mapping/ids.js';
+import type { ResourceType } from './mapping/model.js';
+import type { Fieldsets } from './request/parse-fields.js';
+import type { IncludeNode } from './request/parse-include.js';
+import { buildIncludeQuery, INCLUDE_VARIABLES } from './sparql/include-query.js';
+import { idVariable } from './sparql/members.js';
+import { toText } from './sparql/to-text.js';
+import { resourceObject, shownAttributes, type Member, type RelationshipData, type ResourceObject } from './shape/resource-objects.js';
+import type { Row } from './store/store.js';
+import type { QueryRecorder } from './store/query-recorder.js';
+
+/** The related resources of a document, and the linkage of the relationships they were reached by. */
+export interface Inclusion {
+  /** Each resource once, primary ones left out, in the order the levels reached them. */
+  readonly included: ResourceObject[];
+  /** Linkage of the included relationships of a primary resource (undefined when it has none). */
+  linkageOf(member: Member): ReadonlyMap<string, RelationshipData> | undefined;
+}
+
+/** A resource of the document, primary or included, with what the include levels found about it. */
+interface Entry {
+  readonly type: ResourceType;
+  readonly member: Member;
+  readonly primary: boolean;
+  /** Attribute values, by attribute name (included resources only; primary ones are fetched apart). */
+  readonly values: Map<string, Term[]>;
+  /** Linkage of every relationship followed from this resource. */
+  readonly linkage: Map<string, RelationshipData>;
+}
+
+/** One include node to follow at the current level, from the resources its parent reached. */
+interface Step {
+  readonly node: IncludeNode;
+  readonly sources: readonly Entry[];
+}
+
+const { branch: N, source: SRC, target: T, field: F, value: O } = INCLUDE_VARIABLES;
+const T_ID = idVariable(T);
+
+/**
+ * Follows the include tree from the primary resources, one SPARQL query per level for the whole
+ * page (never one per resource): level n+1 starts from the resources level n reached. Each query
+ * gives the linkage and the attributes (those the fieldsets show) of what it reaches. A to-one
+ * relationship links, and includes, only its first target by id, as its related URL shows.
+ * Included to-many linkage is not paged: every target is linked and included.
+ *
+ * @example await includeRelated(parseInclude('concerns.broader-concepts', mapping, activities, 3), new Map(), activities, members, store, '')
+ */
+export async function includeRelated(include: readonly IncludeNode[], fieldsets: Fieldsets, type: ResourceType, members: readonly Member[], store: QueryRecorder, linkBase: string): Promise<Inclusion> {
+  const entries = new Map<string, Entry>();
+  const entryOf = (entryType: ResourceType, member: Member, primary: boolean): Entry => {
+    const key = keyOf(entryType, member.iri);
+    let entry = entries.get(key);
+    if (!entry) entries.set(key, (entry = { type: entryType, member, primary, values: new Map(), linkage: new Map() }));
+    return entry;
+  };
+  const primary = members.map((member) => entryOf(type, member, true));
+  let level: Step[] = include.map((node) => ({ node, sources: primary }));
+  while ((level = level.filter((step) => step.sources.length > 0)).length > 0) {
+    const query = buildIncludeQuery(level.map(({ node, sources }) => ({
+      relationship: node.relationship,
+      target: node.type,
+      sources: sources.map((source) => source.member.iri),
+      attributes: shownAttributes(node.type, fieldsets),
+    })));
+    const found = readRows(await store.select(toText(query)), level);
+    level = level.flatMap(({ node, sources }, n) => {
+      const { targets: targetsOf, values } = found[n]!;
+      const reached = new Map<string, Entry>();
+      for (const source of sources) {
+        const all = [...(targetsOf.get(source.member.iri)?.values() ?? [])].sort((a, b) => codePointOrder(a.id, b.id));
+        const targets = node.relationship.cardinality === 'one' ? all.slice(0, 1) : all;
+        for (const target of targets) {
+          const entry = entryOf(node.type, target, false);
+          if (!entry.primary && entry.values.size === 0) copyValues(values.get(target.iri), entry.values);
+          reached.set(keyOf(node.type, target.iri), entry);
+        }
+        const linkage = targets.map((target) => ({ type: node.type.name, id: target.id }));
+        source.linkage.set(node.relationship.name, node.relationship.cardinality === 'one' ? (linkage[0] ?? null) : linkage);
+      }
+      return node.children.map((child) => ({ node: child, sources: [...reached.values()] }));
+    });
+  }
+  const objectOf = (entry: Entry) => resourceObject(entry.type, entry.member, entry.values, linkBase, { fields: fieldsets.get(entry.type.name), linkage: entry.linkage });
+  return {
+    included: [...entries.values()].filter((entry) => !entry.primary).map(objectOf),
+    linkageOf: (member) => entries.get(keyOf(type, member.iri))?.linkage,
+  };
+}
+
+/** What one branch of an include query found: source IRI → target IRI → target; target IRI → attribute → values. */
+interface Found {
+  readonly targets: Map<string, Map<string, Member>>;
+  readonly values: Map<string, Map<string, Term[]>>;
+}
+
+function readRows(rows: readonly Row[], level: readonly Step[]): Found[] {
+  const found: Found[] = level.map(() => ({ targets: new Map(), values: new Map() }));
+  for (const row of rows) {
+    const [n, source, target] = [Number(row[N.value]?.value), row[SRC.value]?.value, row[T.value]?.value];
+    const step = level[n];
+    if (!step || source === undefined || target === undefined) continue;
+    const strategy = step.node.type.id;
+    const id = strategy.kind === 'predicate' ? row[T_ID.value]?.value : iriToId(strategy, target);
+    if (id === undefined) continue;
+    const { targets, values } = found[n]!;
+    let linked = targets.get(source);
+    if (!linked) targets.set(source, (linked = new Map()));
+    if (!linked.has(target)) linked.set(target, { iri: target, id });
+    let fields = values.get(target);
+    if (!fields) values.set(target, (fields = new Map()));
+    const [field, value] = [row[F.value], row[O.value]];
+    if (!field || !value) continue;
+    const terms = fields.get(field.value);
+    if (!terms) fields.set(field.value, [value]);
+    else if (!terms.some((t) => t.equals(value))) terms.push(value);
+  }
+  return found;
+}
+
+/** An included resource's attribute values are the same from every source: the first branch that reaches it gives them. */
+function copyValues(from: ReadonlyMap<string, Term[]> | undefined, into: Map<string, Term[]>): void {
+  for (const [field, terms] of from ?? []) into.set(field, terms);
+}
+
+/** A resource's key in the document: its type and IRI (an IRI may be a member of several types). */
+const keyOf = (type: ResourceType, iri: string) => `${type.name} ${iri}`;
+
+/** Ids in code point order, the order a to-one's first target is chosen by everywhere else. */
+const codePointOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
