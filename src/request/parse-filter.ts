@@ -44,6 +44,8 @@ export function parseFilter(parameters: readonly FamilyParameter[], mapping: Map
 }
 
 function parseOne({ name, members, value }: FamilyParameter, mapping: Mapping, type: ResourceType): Filter {
+  // No literal holds it in practice, and Virtuoso answers an error for a query that has one.
+  if (value.includes('\u0000')) throw badParameter(name, `The value of '${name}' holds the character U+0000, which no filter value may hold.`);
   if (members.length === 0) return search(name, value, type);
   const [field, operatorName = 'eq'] = members;
   if (members.length > 2 || field === '') {

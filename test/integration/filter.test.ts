@@ -268,6 +268,7 @@ describeEachStore('filtering collections (filter)', (h) => {
     ['/trade-activities?filter[financial-year][lt]=2014-01-01Z,2016-01-01Z', 'filter[financial-year][lt]', /takes one value/],
     ['/trade-activities?filter=x', 'filter', /no text attributes/],
     ['/concepts?filter=', 'filter', /search text is empty/],
+    ['/concepts?filter=\u0000', 'filter', /U\+0000/],
     ['/concepts?filter[label]=a&filter[nope]=b', 'filter[nope]', /no attribute or relationship 'nope'/],
     ['/trade-activities/7c1e0a42/concerns?filter[financial-year]=2016-01-01Z', 'filter[financial-year]', /'concepts' has no attribute or relationship 'financial-year'/],
     ['/trade-activities/7c1e0a42/links/concerns?filter[label][gt]=a,b', 'filter[label][gt]', /takes one value/],

@@ -160,6 +160,7 @@ describe('parseFilter: rejected filters', () => {
     { query: 'filter[id][lt]=a', parameter: 'filter[id][lt]', detail: [/it takes: eq, ne\./] },
     { query: 'filter[concerns][contains]=01', parameter: 'filter[concerns][contains]', detail: [/'contains' does not apply to 'concerns' \(a relationship to concepts\); it takes: eq, ne, exists\./] },
     { query: 'filter[origin.country][gt]=4752', parameter: 'filter[origin.country][gt]', detail: [/it takes: eq, ne, exists\./] },
+    { query: 'filter[concerns.label][contains]=a%00b', parameter: 'filter[concerns.label][contains]', detail: [/holds the character U\+0000/] },
     // filter=text needs text, and text attributes.
     { query: 'filter=x', parameter: 'filter', detail: [/trade-activities has no text attributes to search/, FILTERABLE] },
   ])('$query → 400', ({ query, parameter, detail }) => {
