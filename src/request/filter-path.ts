@@ -50,7 +50,11 @@ function relationshipChain(mapping: Mapping, type: ResourceType, names: string[]
   return { hops, end: current };
 }
 
-/** What a client may filter `type` by directly, for error details. */
+/**
+ * What a client may filter `type` by directly, for error details.
+ *
+ * @example filterableFields(concepts) // ['id', 'notation', 'label', 'broader-concepts', …, 'broader-concepts.<field>', …]
+ */
 export function filterableFields(type: ResourceType): string[] {
   const relationships = [...type.relationships.keys()];
   return ['id', ...type.attributes.keys(), ...relationships, ...relationships.map((name) => `${name}.<field>`)];

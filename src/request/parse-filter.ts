@@ -5,6 +5,7 @@ import { filterableFields, resolveFilterPath, type FilterPath } from './filter-p
 import { comparisonOf, splitValues, typedValue, type TypedValue } from './filter-values.js';
 import type { FamilyParameter } from './parse-query.js';
 
+/** The operators of `filter[path][operator]`, in the order error details list them. */
 export const FILTER_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'starts-with', 'exists'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 type AttributePath = Extract<FilterPath, { kind: 'attribute' }>;

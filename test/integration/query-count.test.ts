@@ -65,6 +65,8 @@ for (const storeName of STORE_NAMES) {
         [`/trade-activities/${first.id}/links/concerns`, 2],
         [`/trade-activities/${first.id}/links/origin`, 1],
         ['/concepts?sort=-narrower-concepts.label', 3],
+        ['/trade-activities?filter[concerns.label][contains]=e&filter[financial-year][gte]=2000-01-01Z&filter[destination][exists]=true&page[size]=100', 3],
+        [`/trade-activities/${first.id}/concerns?filter[notation][ne]=x&sort=-label`, 3],
       ];
       for (const [path, queries] of costs) {
         const response = await api.get(path);
