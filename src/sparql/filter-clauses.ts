@@ -14,19 +14,19 @@ const COMPARE: Record<'eq' | 'lt' | 'lte' | 'gt' | 'gte', string> = { eq: '=', l
  * adds sort BINDs). A filter on a path is an EXISTS over the path's values, so a resource with
  * several values matches when any does, and comes out once; `ne` and `exists=false` are NOT
  * EXISTS, so they hold for a resource without a value. Every client value is a literal term or
- * an IRI that id validation built.
+ * an IRI that id validation built. (The filters were resolved against `type` already.)
  *
  * @example filterPatterns(mapping, tradeActivities, parseFilter(parseQuery('filter[concerns.notation]=0101').filter, mapping, tradeActivities), variable('s'))
  */
-export function filterPatterns(mapping: Mapping, type: ResourceType, filters: readonly Filter[], subject: VariableTerm): Pattern[] {
+export function filterPatterns(mapping: Mapping, _type: ResourceType, filters: readonly Filter[], subject: VariableTerm): Pattern[] {
   return filters.flatMap((f, i) => {
-    const expression = filterExpression(mapping, type, f, subject, `f${i}`);
+    const expression = filterExpression(mapping, f, subject, `f${i}`);
     return expression === true ? [] : [filter(expression === false ? literal('false', 'http://www.w3.org/2001/XMLSchema#boolean') : expression)];
   });
 }
 
 /** The condition of one filter; `true`/`false` when it holds for every/no member. */
-function filterExpression(mapping: Mapping, type: ResourceType, f: Filter, subject: VariableTerm, name: string): Expression | boolean {
+function filterExpression(mapping: Mapping, f: Filter, subject: VariableTerm, name: string): Expression | boolean {
   switch (f.kind) {
     case 'search': {
       const [predicate, value] = [variable(`${name}_p`), variable(name)];
