@@ -1,11 +1,108 @@
-import type { Pattern, VariableTerm } from 'sparqljs';
+import type { Expression, Pattern, VariableTerm } from 'sparqljs';
+import type { IdLookup } from '../mapping/ids.js';
 import type { Mapping, ResourceType } from '../mapping/model.js';
+import type { FilterPath } from '../request/filter-path.js';
 import type { Filter } from '../request/parse-filter.js';
+import { bgp, filter, iri, literal, op, str, triple, values, variable } from './ast.js';
+import { idVariable, memberPatterns } from './members.js';
+
+const COMPARE: Record<'eq' | 'lt' | 'lte' | 'gt' | 'gte', string> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
 
 /**
- * Patterns that keep only the members of `type` bound to `subject` that pass every filter.
- * TODO(filters): not implemented yet.
+ * One FILTER per filter, to share a group with the member patterns that bind `subject` (and
+ * nothing else: Virtuoso loses a FILTER that shares its group with a BIND, and the list query
+ * adds sort BINDs). A filter on a path is an EXISTS over the path's values, so a resource with
+ * several values matches when any does, and comes out once; `ne` and `exists=false` are NOT
+ * EXISTS, so they hold for a resource without a value. Every client value is a literal term or
+ * an IRI that id validation built. (The filters were resolved against `type` already.)
+ *
+ * @example filterPatterns(mapping, tradeActivities, parseFilter(parseQuery('filter[concerns.notation]=0101').filter, mapping, tradeActivities), variable('s'))
  */
-export function filterPatterns(_mapping: Mapping, _type: ResourceType, _filters: readonly Filter[], _subject: VariableTerm): Pattern[] {
-  return [];
+export function filterPatterns(mapping: Mapping, _type: ResourceType, filters: readonly Filter[], subject: VariableTerm): Pattern[] {
+  return filters.flatMap((f, i) => {
+    const expression = filterExpression(mapping, f, subject, `f${i}`);
+    return expression === true ? [] : [filter(expression === false ? literal('false', 'http://www.w3.org/2001/XMLSchema#boolean') : expression)];
+  });
+}
+
+/** The condition of one filter; `true`/`false` when it holds for every/no member. */
+function filterExpression(mapping: Mapping, f: Filter, subject: VariableTerm, name: string): Expression | boolean {
+  switch (f.kind) {
+    case 'search': {
+      const [predicate, value] = [variable(`${name}_p`), variable(name)];
+      const rows = [...new Set(f.attributes.map((a) => a.predicate))].map((p) => ({ [predicate.value]: iri(p) }));
+      return exists([values(rows), bgp(triple(subject, predicate, value)), filter(op('contains', op('lcase', str(value)), op('lcase', literal(f.text))))]);
+    }
+    case 'exists': {
+      const { patterns } = walk(mapping, f.path, subject, name);
+      return f.exists ? exists(patterns) : notExists(patterns);
+    }
+    case 'ids': {
+      if (f.lookups.length === 0) return f.operator === 'ne';
+      const { patterns, end } = walk(mapping, f.path, subject, name);
+      const test = idTest(f.path.type, f.lookups, end);
+      // The listed resource's own id needs no EXISTS: its member patterns bind it already.
+      if (f.path.hops.length === 0) return f.operator === 'eq' ? test : op('!', test);
+      return f.operator === 'eq' ? exists([...patterns, filter(test)]) : notExists([...patterns, filter(test)]);
+    }
+    case 'text':
+    case 'typed': {
+      const { patterns, end } = walk(mapping, f.path, subject, name);
+      // Text compares STR(): "x", "x"^^xsd:string and "x"@en are one text (Virtuoso keeps the
+      // first two apart). Typed values are read as the filter's datatype, so that plain literals
+      // of an attribute whose mapping gives a datatype compare too.
+      const read: Expression = f.kind === 'text' ? str(end) : op('strdt', str(end), iri(f.values[0]!.datatype));
+      const terms = f.kind === 'text' ? f.values.map((v) => literal(v)) : f.values.map((v) => literal(v.lexical, v.datatype));
+      const operator = f.operator === 'ne' ? 'eq' : f.operator;
+      const test: Expression =
+        operator === 'contains' || operator === 'starts-with'
+          ? anyOf(terms.map((term) => op(operator === 'contains' ? 'contains' : 'strstarts', op('lcase', read), op('lcase', term))))
+          : operator === 'eq'
+            ? op('in', read, terms)
+            : op(COMPARE[operator], read, terms[0]!);
+      const matching = [...patterns, filter(test)];
+      return f.operator === 'ne' ? notExists(matching) : exists(matching);
+    }
+  }
+}
+
+/**
+ * Patterns that bind the path's end to `name` (an attribute value) or to the related resource:
+ * each hop's target must be a member of its type, as everywhere else.
+ */
+function walk(mapping: Mapping, path: FilterPath, subject: VariableTerm, name: string): { patterns: Pattern[]; end: VariableTerm } {
+  const patterns: Pattern[] = [];
+  let from = subject;
+  path.hops.forEach((hop, j) => {
+    const to = j === path.hops.length - 1 && path.kind === 'ids' ? variable(name) : variable(`${name}_${j}`);
+    patterns.push(bgp(hop.inverse ? triple(to, iri(hop.predicate), from) : triple(from, iri(hop.predicate), to)));
+    patterns.push(...memberPatterns(mapping.types.get(hop.target)!, to));
+    from = to;
+  });
+  if (path.kind === 'ids') return { patterns, end: from };
+  const value = variable(name);
+  patterns.push(bgp(triple(from, iri(path.attribute.predicate), value)));
+  return { patterns, end: value };
+}
+
+/** `resource` has one of the ids: its IRI, or (predicate strategy) its id literal's text. */
+function idTest(type: ResourceType, lookups: readonly IdLookup[], resource: VariableTerm): Expression {
+  if (type.id.kind === 'predicate') return op('in', str(idVariable(resource)), lookups.map((l) => literal(l.kind === 'literal' ? l.value : l.iri)));
+  return op('in', resource, lookups.map((l) => iri(l.kind === 'iri' ? l.iri : l.value)));
+}
+
+function anyOf(tests: Expression[]): Expression {
+  return tests.reduce((a, b) => op('||', a, b));
+}
+
+/**
+ * `!(NOT EXISTS {…})` rather than `EXISTS {…}`: Virtuoso 7 drops an EXISTS inside an OPTIONAL
+ * (where a related collection's members are), and keeps the double negation.
+ */
+function exists(patterns: Pattern[]): Expression {
+  return op('!', notExists(patterns));
+}
+
+function notExists(patterns: Pattern[]): Expression {
+  return { type: 'operation', operator: 'notexists', args: [{ type: 'group', patterns }] };
 }

@@ -71,6 +71,8 @@ for (const storeName of STORE_NAMES) {
         [`/trade-activities/${first.id}?include=concerns.broader-concepts`, 3],
         // no attribute in the fieldset: nothing to fetch
         ['/trade-activities?fields[trade-activities]=concerns&page[size]=100', 2],
+        ['/trade-activities?filter[concerns.label][contains]=e&filter[financial-year][gte]=2000-01-01Z&filter[destination][exists]=true&page[size]=100', 3],
+        [`/trade-activities/${first.id}/concerns?filter[notation][ne]=x&sort=-label`, 3],
       ];
       for (const [path, queries] of costs) {
         const response = await api.get(path);

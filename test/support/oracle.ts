@@ -79,6 +79,11 @@ export class Oracle {
     return linked.flatMap((term) => targets.get(term.value) ?? []).sort((a, b) => codePointCompare(a.id, b.id));
   }
 
+  /** Every object of `predicate` from `iri`, whatever its language or datatype. */
+  objects(iri: string, predicate: string): Term[] {
+    return this.quads.getObjects(DataFactory.namedNode(iri), DataFactory.namedNode(predicate), null);
+  }
+
   /** The attributes object a resource should have. */
   attributes(typeName: string, iri: string): Record<string, unknown> {
     const out: Record<string, unknown> = {};
