@@ -22,12 +22,12 @@ export function jsonApiHandler(datasets: ReadonlyMap<string, Dataset>, defaultDa
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw new JsonApiError(405, 'Method Not Allowed', `This API is read-only; ${req.method} is not allowed. Allowed: ${ALLOW}.`, { headers: { Allow: ALLOW } });
     }
-    negotiate(req.get('accept'), req.get('content-type'));
+    const { profiles } = negotiate(req.get('accept'), req.get('content-type'));
     const url = new URL(req.originalUrl, 'http://localhost');
     const route = parsePath(url.pathname);
     const dataset = route.dataset === undefined ? defaultDataset : datasets.get(route.dataset);
     if (!dataset) throw notFound(`There is no dataset '${route.dataset}'. Datasets: ${[...datasets.keys()].join(', ')}.`);
-    const plan = planRequest(dataset.mapping, route, parseQuery(url.search.slice(1)), optionsOf(dataset));
+    const plan = planRequest(dataset.mapping, route, parseQuery(url.search.slice(1)), optionsOf(dataset), profiles);
     const recorder = new QueryRecorder(dataset.store);
     const page = { path: dataset.linkBase + canonicalPath(route), query: url.search.slice(1) };
     try {

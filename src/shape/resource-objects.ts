@@ -10,6 +10,7 @@ export interface ResourceObject {
   attributes: Record<string, JsonValue | JsonValue[]>;
   relationships?: Record<string, { links: { self: string; related: string } }>;
   links: { self: string };
+  meta?: Record<string, unknown>;
 }
 
 /** A resource found by a list query: its IRI and id. */
