@@ -63,14 +63,16 @@ export function buildListQuery(mapping: Mapping, request: ListRequest, window?: 
   const where = listPatterns(mapping, request, [...sort.optionals, ...sort.binds]);
   const projected = projection(type);
   const id = idSortExpression(type, SUBJECT);
-  const order = keyset ? keysetOrder(sort.keys, id, keyset.fromEnd) : [...sort.order, { expression: id }];
-  const slice = window ? { limit: window.limit, ...(window.offset > 0 && { offset: window.offset }) } : {};
   // The keyset FILTER sits where the sort keys are known: after the GROUP BY when there is one.
   const keysetFilters = (['after', 'before'] as const).flatMap((side) => (keyset?.[side] ? [filter(keysetExpression(sort.keys, id, keyset[side], side))] : []));
+  // Without a cursor FILTER, the plain ORDER BY is right on every store (see KeyExpression).
+  const filtered = keysetFilters.length > 0;
+  const order = filtered ? keysetOrder(sort.keys, id, keyset!.fromEnd) : [...sort.order, { expression: id }];
+  const slice = window ? { limit: window.limit, ...(window.offset > 0 && { offset: window.offset }) } : {};
   if (sort.aggregates.length === 0) {
     return { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: projected, where: [...where, ...keysetFilters], order, ...slice };
   }
-  const flags = keyset ? sort.keys.flatMap((key) => (key.missing ? [key.missing] : [])) : [];
+  const flags = filtered ? sort.keys.flatMap((key) => (key.missing ? [key.missing] : [])) : [];
   const grouped: SelectQuery = {
     type: 'query',
     queryType: 'SELECT',

@@ -9,7 +9,7 @@ const page = (query: Record<string, string>) => Object.entries(query).map(([memb
 const thrown = (fn: () => unknown) => thrownError(JsonApiError, fn);
 
 describe('parsePage: cursor pages', () => {
-  it.each([
+  it.each<{ query: Record<string, string>; profile: boolean; expected: unknown }>([
     { query: { after: 'A' }, profile: false, expected: { kind: 'cursor', size: 20, after: 'A' } },
     { query: { before: 'B', size: '5' }, profile: false, expected: { kind: 'cursor', size: 5, before: 'B' } },
     // A range defaults to the maximum page size (the profile says so).
@@ -25,7 +25,7 @@ describe('parsePage: cursor pages', () => {
     expect(parsePage(page(query), LIMITS, profile)).toEqual(expected);
   });
 
-  it.each([
+  it.each<{ query: Record<string, string>; profile: boolean; parameter: string; detail: RegExp }>([
     { query: { number: '1', after: 'A' }, profile: false, parameter: 'page[number]', detail: /cannot be combined with page\[after\]/ },
     { query: { number: '0' }, profile: true, parameter: 'page[number]', detail: /asks for the cursor pagination profile/ },
     { query: { after: 'A', size: '101' }, profile: false, parameter: 'page[size]', detail: /100 is the maximum/ },
