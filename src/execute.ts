@@ -1,13 +1,13 @@
 import { notFound } from './errors/json-api-error.js';
 import { includeRelated, type Inclusion } from './include-related.js';
+import { listPage, listWindow } from './list-page.js';
 import type { Mapping, ResourceType } from './mapping/model.js';
-import type { Paging, Plan, View } from './plan/plan-request.js';
+import type { Plan, View } from './plan/plan-request.js';
 import { buildFetchQuery } from './sparql/fetch-query.js';
-import { buildCountQuery, buildListQuery, type ListRequest, type Window } from './sparql/list-query.js';
 import { toText } from './sparql/to-text.js';
-import { dataDocument, linkageDocument, type Document, type PageParts } from './shape/documents.js';
-import { offsetLinks, type PageBase } from './shape/page-links.js';
-import { groupValues, membersOf, resourceObject, shownAttributes, type Member, type ResourceObject } from './shape/resource-objects.js';
+import { dataDocument, linkageDocument, type Document } from './shape/documents.js';
+import type { PageBase } from './shape/page-links.js';
+import { groupValues, resourceObject, shownAttributes, type Member, type ResourceObject } from './shape/resource-objects.js';
 import type { QueryRecorder } from './store/query-recorder.js';
 
 /** Where the document's links point: `self` of this request, `related` for relationship URLs, and the base of page links. */
@@ -20,8 +20,8 @@ export interface DocumentLinks {
 
 /**
  * Runs a plan against the store and shapes the JSON:API document. This is where a request becomes
- * SPARQL: a list query (which members, in which order), a count query when the page needs a
- * total (sent alongside), one fetch query (their attributes, as many as the fieldset shows), and
+ * SPARQL: a list query (which members, in which order; `list-page.ts`), a count query when the
+ * page needs a total (sent alongside), one fetch query (their attributes, as many as the fieldset shows), and
  * one query per include level (`include-related.ts`), whatever the number of resources.
  */
 export async function execute(mapping: Mapping, plan: Plan, store: QueryRecorder, links: DocumentLinks): Promise<Document> {
@@ -47,55 +47,20 @@ export async function execute(mapping: Mapping, plan: Plan, store: QueryRecorder
       return dataDocument(data, links.self, page.parts, included);
     }
     case 'related-one': {
-      const [first] = await list(mapping, plan.list, { limit: 1, offset: 0 }, store);
+      const [first] = await listWindow(mapping, plan.list, { limit: 1, offset: 0 }, store);
       const { data, included } = await fetchResources(plan.list.type, first ? [first] : [], plan.view, store, links.linkBase);
       return dataDocument(data[0] ?? null, links.self, undefined, included);
     }
     case 'linkage': {
       const identifiers = (members: readonly Member[]) => members.map(({ id }) => ({ type: plan.list.type.name, id }));
       if (!plan.paging) {
-        const [first] = identifiers(await list(mapping, plan.list, { limit: 1, offset: 0 }, store));
+        const [first] = identifiers(await listWindow(mapping, plan.list, { limit: 1, offset: 0 }, store));
         return linkageDocument(first ?? null, links.self, links.related);
       }
       const page = await listPage(mapping, plan.list, plan.paging, store, links.page);
       return linkageDocument(identifiers(page.members), links.self, links.related, page.parts);
     }
   }
-}
-
-/** One page of a list, with its links and meta; the count query (when on) goes alongside the list query. */
-async function listPage(mapping: Mapping, request: ListRequest, paging: Paging, store: QueryRecorder, base: PageBase): Promise<{ members: Member[]; parts: PageParts }> {
-  const { page } = paging;
-  if (page.kind === 'cursor') throw new Error('TODO(cursor): cursor pagination');
-  // Without a count, one row more than the page tells whether a next page exists.
-  const window = { limit: page.size + (paging.count ? 0 : 1), offset: page.number * page.size };
-  const [rows, total] = await Promise.all([
-    store.select(toText(buildListQuery(mapping, request, window))),
-    paging.count ? countOf(mapping, request, store) : undefined,
-  ]);
-  if (request.parent && rows.length === 0) {
-    // No row at all: the parent is missing, or (past the first page) the page is past the end.
-    const parentExists = paging.count ? total !== undefined : window.offset > 0 && (await countOf(mapping, request, store)) !== undefined;
-    if (!parentExists) throw notFound(`There is no ${request.parent.type.name} with this id.`);
-  }
-  const members = membersOf(request.type, rows);
-  const hasNext = total === undefined ? members.length > page.size : window.offset + page.size < total;
-  const links = offsetLinks(base, page, { ...(total !== undefined && { total }), hasNext });
-  return { members: members.slice(0, page.size), parts: { links, ...(total !== undefined && { meta: { count: total } }) } };
-}
-
-/** The list's total, or `undefined` when it hangs off a parent that does not exist. */
-async function countOf(mapping: Mapping, request: ListRequest, store: QueryRecorder): Promise<number | undefined> {
-  const [row] = await store.select(toText(buildCountQuery(mapping, request)));
-  if (request.parent && Number(row?.parents?.value ?? 0) === 0) return undefined;
-  return Number(row?.count?.value ?? 0);
-}
-
-/** The ordered members of a list window; 404 when the list hangs off a parent that does not exist. */
-async function list(mapping: Mapping, request: ListRequest, window: Window, store: QueryRecorder): Promise<Member[]> {
-  const rows = await store.select(toText(buildListQuery(mapping, request, window)));
-  if (request.parent && rows.length === 0) throw notFound(`There is no ${request.parent.type.name} with this id.`);
-  return membersOf(request.type, rows);
 }
 
 /**

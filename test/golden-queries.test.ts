@@ -12,7 +12,11 @@ import { SAMPLE_DATA } from './support/global-setup.js';
  * with the sample loaded, so that a change to a query is reviewed as a diff.
  * `npm run queries:update` rewrites them (UPDATE_GOLDEN=1).
  */
-const SHAPES = [
+/** A cursor page's URL comes from a first page: the `next` link, with a real cursor in it. */
+const CURSOR_ACCEPT = { Accept: 'application/vnd.api+json; profile="https://jsonapi.org/profiles/ethanresnick/cursor-pagination"' };
+const nextOf = (first: string) => async () => (await api.get(first, CURSOR_ACCEPT)).body.links.next as string;
+
+const SHAPES: readonly (readonly [name: string, request: string | (() => Promise<string>)])[] = [
   ['collection', '/trade-activities'],
   ['collection-sorted-by-attribute', '/concepts?sort=-label,notation'],
   ['collection-sorted-by-related-attribute', '/trade-activities?sort=concerns.label,-origin.country.name'],
@@ -24,7 +28,9 @@ const SHAPES = [
   ['relationship-linkage', '/concepts/0101/links/narrower-concepts'],
   ['collection-include', '/trade-activities?include=concerns.broader-concepts&page[size]=5'],
   ['single-sparse', '/concepts/0101?fields[concepts]=label'],
-] as const;
+  ['collection-cursor', nextOf('/trade-activities?sort=-financial-year&page[size]=5')],
+  ['collection-cursor-by-id', nextOf('/concepts?page[size]=5')],
+];
 
 const sent: string[] = [];
 let store: Store;
@@ -41,7 +47,8 @@ afterAll(async () => {
   await store?.close();
 });
 
-it.each(SHAPES)('queries/%s.rq is what %s sends', async (name, request) => {
+it.each(SHAPES)('queries/%s.rq is what its request sends', async (name, given) => {
+  const request = typeof given === 'string' ? given : await given();
   sent.length = 0;
   expect((await api.get(request)).status).toBe(200);
   const text = [`# GET ${request}`, `# ${sent.length} ${sent.length === 1 ? 'query' : 'queries'}`, ...sent.map((query, i) => `\n# query ${i + 1}\n${query}`)].join('\n') + '\n';

@@ -1,12 +1,16 @@
 import type { Request, Response } from 'express';
 import entityTag from 'etag';
 import fresh from 'fresh';
+import { format as formatMediaType } from 'content-type';
 import { JSON_API } from '../request/negotiate.js';
+import { APPLIED_PROFILES, type Document } from '../shape/documents.js';
 
 /** A 200's body as it goes on the wire, with the strong entity tag of exactly those bytes. */
 export interface Representation {
   readonly body: Buffer;
   readonly etag: string;
+  /** The JSON:API media type, with the profiles the document applies (JSON:API 1.1 §profiles). */
+  readonly contentType: string;
 }
 
 /**
@@ -16,9 +20,11 @@ export interface Representation {
  *
  * @example represent({ jsonapi: { version: '1.1' }, data: null }).etag // '"2b-…"'
  */
-export function represent(document: unknown): Representation {
+export function represent(document: Document): Representation {
   const body = Buffer.from(JSON.stringify(document));
-  return { body, etag: entityTag(body) };
+  const profiles = document[APPLIED_PROFILES] ?? [];
+  const contentType = profiles.length > 0 ? formatMediaType({ type: JSON_API, parameters: { profile: profiles.join(' ') } }) : JSON_API;
+  return { body, etag: entityTag(body), contentType };
 }
 
 /**
@@ -40,5 +46,5 @@ export function sendRepresentation(req: Request, res: Response, representation: 
     res.status(304).end();
     return;
   }
-  res.status(200).set('Content-Type', JSON_API).send(representation.body);
+  res.status(200).set('Content-Type', representation.contentType).send(representation.body);
 }

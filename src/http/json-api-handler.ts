@@ -4,6 +4,7 @@ import { execute } from '../execute.js';
 import { planRequest } from '../plan/plan-request.js';
 import { JSON_API, negotiate } from '../request/negotiate.js';
 import { parsePath, type Route } from '../request/parse-path.js';
+import { CURSOR_PAGINATION_PROFILE } from '../request/parse-page.js';
 import { parseQuery } from '../request/parse-query.js';
 import { requestLink } from '../shape/page-links.js';
 import { QueryRecorder } from '../store/query-recorder.js';
@@ -23,20 +24,22 @@ export function jsonApiHandler(datasets: ReadonlyMap<string, Dataset>, defaultDa
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw new JsonApiError(405, 'Method Not Allowed', `This API is read-only; ${req.method} is not allowed. Allowed: ${ALLOW}.`, { headers: { Allow: ALLOW } });
     }
-    negotiate(req.get('accept'), req.get('content-type'));
+    const { profiles } = negotiate(req.get('accept'), req.get('content-type'));
     const url = new URL(req.originalUrl, 'http://localhost');
     const route = parsePath(url.pathname);
     const dataset = route.dataset === undefined ? defaultDataset : datasets.get(route.dataset);
     if (!dataset) throw notFound(`There is no dataset '${route.dataset}'. Datasets: ${[...datasets.keys()].join(', ')}.`);
     const options = optionsOf(dataset);
     // Only 200s are cached, so an entry exists only for a request that plans without error.
-    const key = { dataset: dataset.name, path: canonicalPath(route), query: url.search.slice(1), mediaType: JSON_API };
+    // The cursor profile, when asked for, changes the body: it is part of the negotiated media type.
+    const mediaType = profiles.includes(CURSOR_PAGINATION_PROFILE) ? `${JSON_API}; profile="${CURSOR_PAGINATION_PROFILE}"` : JSON_API;
+    const key = { dataset: dataset.name, path: canonicalPath(route), query: url.search.slice(1), mediaType };
     const cached = cache.get(key, options.cacheTtlSeconds);
     if (cached) {
       sendRepresentation(req, res.set('Server-Timing', 'cache;desc=hit'), cached, options.cacheControl);
       return;
     }
-    const plan = planRequest(dataset.mapping, route, parseQuery(key.query), options);
+    const plan = planRequest(dataset.mapping, route, parseQuery(key.query), options, profiles);
     const recorder = new QueryRecorder(dataset.store);
     const page = { path: dataset.linkBase + key.path, query: key.query };
     try {

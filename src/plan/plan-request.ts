@@ -5,7 +5,8 @@ import type { Mapping, ResourceType } from '../mapping/model.js';
 import { parseFields, type Fieldsets } from '../request/parse-fields.js';
 import { parseFilter } from '../request/parse-filter.js';
 import { parseInclude, type IncludeNode } from '../request/parse-include.js';
-import { parsePage, type PageRequest } from '../request/parse-page.js';
+import { decodeCursor, type Cursor } from '../request/cursor.js';
+import { CURSOR_PAGINATION_PROFILE, parsePage, type PageRequest } from '../request/parse-page.js';
 import type { Route } from '../request/parse-path.js';
 import type { QueryParameters } from '../request/parse-query.js';
 import { parseSort } from '../request/parse-sort.js';
@@ -18,10 +19,12 @@ export interface View {
   readonly fields: Fieldsets;
 }
 
-/** One page of an ordered list, and whether to count the whole list. */
+/** One page of an ordered list, and whether to count the whole list; a cursor page's cursors, decoded. */
 export interface Paging {
   readonly page: PageRequest;
   readonly count: boolean;
+  readonly after?: Cursor;
+  readonly before?: Cursor;
 }
 
 /**
@@ -41,13 +44,18 @@ export type Plan =
  * Resolves a route and its query parameters against a mapping. Unknown names, ids that can't be
  * ids of their type and bad parameter values are 404s and 400s here, before any query is built.
  *
+ * `profiles` are those the client asked for in Accept (the cursor pagination profile turns offset
+ * pages into cursor pages).
+ *
  * @example planRequest(mapping, parsePath('/trade-activities'), parseQuery('sort=-financial-year'), DEFAULT_DATASET_OPTIONS)
  */
-export function planRequest(mapping: Mapping, route: Route, query: QueryParameters, options: DatasetOptions): Plan {
+export function planRequest(mapping: Mapping, route: Route, query: QueryParameters, options: DatasetOptions, profiles: readonly string[] = []): Plan {
   const type = mapping.types.get(route.type);
   if (!type) throw notFound(`There is no resource type '${route.type}'. Types: ${[...mapping.types.keys()].join(', ')}.`);
+  const pagingOf = (list: ListRequest): Paging => paging(query, options, list, profiles.includes(CURSOR_PAGINATION_PROFILE));
   if (route.id === undefined) {
-    return { kind: 'collection', list: listOf(mapping, type, query), paging: pagingOf(query, options), view: viewOf(mapping, type, query, options) };
+    const list = listOf(mapping, type, query);
+    return { kind: 'collection', list, paging: pagingOf(list), view: viewOf(mapping, type, query, options) };
   }
   const lookup = idToLookup(type.id, route.id);
   if (!lookup) throw notFound(`There is no ${type.name} with id '${route.id}'.`);
@@ -69,10 +77,10 @@ export function planRequest(mapping: Mapping, route: Route, query: QueryParamete
       const given = parameter === 'include' ? query.include !== undefined : query.fields.length > 0;
       if (given) throw badParameter(parameter === 'include' ? 'include' : query.fields[0]!.name, `A relationship URL answers with resource identifiers only; ${parameter} applies to resource documents.`);
     }
-    return { kind: 'linkage', list, toMany, ...(toMany && { paging: pagingOf(query, options) }) };
+    return { kind: 'linkage', list, toMany, ...(toMany && { paging: pagingOf(list) }) };
   }
   const view = viewOf(mapping, target, query, options);
-  return toMany ? { kind: 'collection', list, paging: pagingOf(query, options), view } : { kind: 'related-one', list, view };
+  return toMany ? { kind: 'collection', list, paging: pagingOf(list), view } : { kind: 'related-one', list, view };
 }
 
 function listOf(mapping: Mapping, type: ResourceType, query: QueryParameters): ListRequest {
@@ -80,8 +88,15 @@ function listOf(mapping: Mapping, type: ResourceType, query: QueryParameters): L
   return { type, sort: sort === undefined ? [] : parseSort(sort, mapping, type), filters: parseFilter(query.filter, mapping, type) };
 }
 
-function pagingOf(query: QueryParameters, options: DatasetOptions): Paging {
-  return { page: parsePage(query.page, options.page), count: options.count };
+function paging(query: QueryParameters, options: DatasetOptions, list: ListRequest, cursorProfile: boolean): Paging {
+  const page = parsePage(query.page, options.page, cursorProfile);
+  if (page.kind === 'offset') return { page, count: options.count };
+  return {
+    page,
+    count: options.count,
+    ...(page.after !== undefined && { after: decodeCursor(page.after, 'page[after]', list) }),
+    ...(page.before !== undefined && { before: decodeCursor(page.before, 'page[before]', list) }),
+  };
 }
 
 function viewOf(mapping: Mapping, type: ResourceType, query: QueryParameters, options: DatasetOptions): View {

@@ -9,6 +9,9 @@ export interface PageLimits {
 
 export const DEFAULT_PAGE_LIMITS: PageLimits = Object.freeze({ defaultSize: 20, maxSize: 100 });
 
+/** The cursor pagination profile; a client asks for it in `Accept` to get cursor pages from the first page on. */
+export const CURSOR_PAGINATION_PROFILE = 'https://jsonapi.org/profiles/ethanresnick/cursor-pagination';
+
 /**
  * Which page of an ordered list to answer with:
  * - `offset`: `page[number]` (0-based, as mu-cl-resources) of `size` resources;
@@ -20,14 +23,18 @@ export type PageRequest =
   | { readonly kind: 'cursor'; readonly size: number; readonly after?: string; readonly before?: string };
 
 /**
- * Reads the `page` family. Without cursors it is offset pagination, page 0 of the default size.
+ * Reads the `page` family. Without cursors it is offset pagination, page 0 of the default size,
+ * unless the client asked for the cursor pagination profile (`cursorProfile`): then it is the
+ * first cursor page. A range (`page[after]` and `page[before]`) defaults to the maximum size, as
+ * the profile says.
  *
  * @example parsePage([{ name: 'page[number]', members: ['number'], value: '2' }], DEFAULT_PAGE_LIMITS) // { kind: 'offset', number: 2, size: 20 }
  */
-export function parsePage(parameters: readonly FamilyParameter[], limits: PageLimits): PageRequest {
+export function parsePage(parameters: readonly FamilyParameter[], limits: PageLimits, cursorProfile = false): PageRequest {
   const raw = new Map(parameters.map((p) => [p.members[0]!, p.value]));
   const sizeValue = raw.get('size');
-  const size = sizeValue === undefined ? limits.defaultSize : positiveInteger('page[size]', sizeValue, 1);
+  const range = raw.has('after') && raw.has('before');
+  const size = sizeValue === undefined ? (range ? limits.maxSize : limits.defaultSize) : positiveInteger('page[size]', sizeValue, 1);
   if (size > limits.maxSize) {
     throw new JsonApiError(400, 'Page size requested is too large', `page[size] is ${size}, but ${limits.maxSize} is the maximum.`, {
       source: { parameter: 'page[size]' },
@@ -43,6 +50,10 @@ export function parsePage(parameters: readonly FamilyParameter[], limits: PageLi
     return { kind: 'cursor', size, ...(after !== undefined && { after }), ...(before !== undefined && { before }) };
   }
   const numberValue = raw.get('number');
+  if (cursorProfile) {
+    if (numberValue !== undefined) throw badParameter('page[number]', `page[number] is offset pagination; this request asks for the cursor pagination profile (Accept: ...; profile="${CURSOR_PAGINATION_PROFILE}"), whose pages go by page[after] and page[before].`);
+    return { kind: 'cursor', size };
+  }
   return { kind: 'offset', number: numberValue === undefined ? 0 : positiveInteger('page[number]', numberValue, 0), size };
 }
 

@@ -4,7 +4,14 @@ import type { ResourceObject } from './resource-objects.js';
 
 const JSONAPI = { version: '1.1' } as const;
 
-export type Linkage = { type: string; id: string };
+export type Linkage = { type: string; id: string; meta?: Record<string, unknown> };
+
+/**
+ * The profiles a document applies. `send` names them in the Content-Type, as JSON:API 1.1 requires;
+ * they stay out of the body (`jsonapi.profile` is optional in 1.1, and the JSON:API response
+ * schema the tests hold responses to allows only `version` and `meta` there).
+ */
+export const APPLIED_PROFILES = Symbol('applied profiles');
 
 export interface Document {
   jsonapi: typeof JSONAPI;
@@ -13,12 +20,19 @@ export interface Document {
   errors?: ErrorObject[];
   links?: Record<string, string | null>;
   meta?: Record<string, unknown>;
+  /** A symbol key: JSON.stringify leaves it out. */
+  [APPLIED_PROFILES]?: readonly string[];
 }
 
-/** What a paged document adds: pagination links and `meta` (the total count). */
+/**
+ * What a paged document adds: pagination links and `meta` (the total count); for a cursor page,
+ * the profile it applies and each item's cursor (`meta.page.cursor` of each item of `data`).
+ */
 export interface PageParts {
   readonly links: PageLinks;
   readonly meta?: Record<string, unknown>;
+  readonly profile?: string;
+  readonly cursors?: readonly string[];
 }
 
 /**
@@ -44,5 +58,9 @@ function withPage(document: Document, page: PageParts | undefined): Document {
   if (!page) return document;
   Object.assign(document.links!, page.links);
   if (page.meta) document.meta = page.meta;
+  if (page.profile) document[APPLIED_PROFILES] = [page.profile];
+  if (page.cursors && Array.isArray(document.data)) {
+    document.data.forEach((item, i) => (item.meta = { ...item.meta, page: { cursor: page.cursors![i] } }));
+  }
   return document;
 }

@@ -31,6 +31,39 @@ export function offsetLinks(base: PageBase, page: Extract<PageRequest, { kind: '
 }
 
 /**
+ * What the links of a cursor page are made of: the cursors of its first and last items (none on
+ * an empty page); whether the query saw more items past the page's far end (after the last item,
+ * or before the first when the page was read from the end); and the request's own cursors, made
+ * inclusive, for the links of an empty page.
+ */
+export interface CursorPageEdges {
+  readonly first?: string;
+  readonly last?: string;
+  readonly more: boolean;
+  /** Given when the request had `page[after]`: a cursor for "up to and including that item". */
+  readonly after?: string;
+  /** Given when the request had `page[before]`: a cursor for "from that item on". */
+  readonly before?: string;
+}
+
+/**
+ * The links of a cursor page, by the cursor pagination profile: `prev` and `next` are `null`
+ * when the page is known to be the first or the last (always known for `prev` without
+ * `page[after]` and for `next` without `page[before]`); otherwise they point at the neighbouring
+ * page, which may turn out empty. `first` carries no cursor; there is no `last`.
+ *
+ * @example cursorLinks({ path: '/concepts', query: 'page[size]=2' }, { first: 'eyJr…', last: 'eyJs…', more: true })
+ * // { first: '/concepts?page%5Bsize%5D=2', prev: null, next: '/concepts?page%5Bafter%5D=eyJs…&page%5Bsize%5D=2' }
+ */
+export function cursorLinks(base: PageBase, edges: CursorPageEdges): PageLinks {
+  const link = (member: 'after' | 'before', cursor: string) => requestLink(base, [[member, cursor]]);
+  const fromEnd = edges.before !== undefined && edges.after === undefined;
+  const prev = edges.after !== undefined ? link('before', edges.first ?? edges.after) : fromEnd && edges.more ? link('before', edges.first!) : null;
+  const next = edges.before !== undefined ? link('after', edges.last ?? edges.before) : edges.more ? link('after', edges.last!) : null;
+  return { first: requestLink(base, []), prev, next };
+}
+
+/**
  * The request's URL, with its `page[…]` parameters replaced when `page` is given (`page[size]` is
  * kept unless replaced). Every parameter is percent-encoded anew, brackets included (`[` and `]`
  * may not appear in a URI's query), so that links are valid URI references whatever the client sent.

@@ -22,6 +22,7 @@ export interface ResourceObject {
   attributes?: Record<string, JsonValue | JsonValue[]>;
   relationships?: Record<string, RelationshipObject>;
   links: { self: string };
+  meta?: Record<string, unknown>;
 }
 
 /** What a resource object shows beyond its identity. */

@@ -1,10 +1,12 @@
 import type { Pattern, SelectQuery, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
+import type { Cursor } from '../request/cursor.js';
 import type { Filter } from '../request/parse-filter.js';
 import type { SortKey } from '../request/parse-sort.js';
-import { bgp, iri, optional, triple, variable } from './ast.js';
+import { bgp, filter, iri, optional, triple, variable } from './ast.js';
 import { filterPatterns } from './filter-clauses.js';
+import { keysetExpression, keysetOrder } from './keyset-clause.js';
 import { idVariable, lookupPatterns, memberPatterns } from './members.js';
 import { idSortExpression, sortClauses } from './sort-clauses.js';
 
@@ -32,6 +34,17 @@ export interface Window {
   readonly offset: number;
 }
 
+/**
+ * Cursor pagination's part of a list query: keep only what lies after and/or before cursors, and
+ * project the sort key values (`?key<i>`) so that the server can write a cursor for every row.
+ */
+export interface Keyset {
+  readonly after?: Cursor;
+  readonly before?: Cursor;
+  /** Select from the end of the list (ORDER BY reversed): the page that ends at `before`. */
+  readonly fromEnd: boolean;
+}
+
 /** `?s` (and `?s_id` for the predicate id strategy) in each row of a list query. */
 export const SUBJECT = variable('s');
 const PARENT = variable('parent');
@@ -44,25 +57,32 @@ const PARENT = variable('parent');
  *
  * @example buildListQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', mapping, tradeActivities), filters: [] }, { limit: 20, offset: 0 })
  */
-export function buildListQuery(mapping: Mapping, request: ListRequest, window?: Window): SelectQuery {
+export function buildListQuery(mapping: Mapping, request: ListRequest, window?: Window, keyset?: Keyset): SelectQuery {
   const { type } = request;
   const sort = sortClauses(mapping, type, request.sort, SUBJECT);
   const where = listPatterns(mapping, request, [...sort.optionals, ...sort.binds]);
   const projected = projection(type);
-  const order = [...sort.order, { expression: idSortExpression(type, SUBJECT) }];
+  const id = idSortExpression(type, SUBJECT);
+  // The keyset FILTER sits where the sort keys are known: after the GROUP BY when there is one.
+  const keysetFilters = (['after', 'before'] as const).flatMap((side) => (keyset?.[side] ? [filter(keysetExpression(sort.keys, id, keyset[side], side))] : []));
+  // Without a cursor FILTER, the plain ORDER BY is right on every store (see KeyExpression).
+  const filtered = keysetFilters.length > 0;
+  const order = filtered ? keysetOrder(sort.keys, id, keyset!.fromEnd) : [...sort.order, { expression: id }];
   const slice = window ? { limit: window.limit, ...(window.offset > 0 && { offset: window.offset }) } : {};
   if (sort.aggregates.length === 0) {
-    return { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: projected, where, order, ...slice };
+    return { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: projected, where: [...where, ...keysetFilters], order, ...slice };
   }
+  const flags = filtered ? sort.keys.flatMap((key) => (key.missing ? [key.missing] : [])) : [];
   const grouped: SelectQuery = {
     type: 'query',
     queryType: 'SELECT',
     prefixes: {},
-    variables: [...projected, ...sort.aggregates],
+    variables: [...projected, ...sort.aggregates, ...flags],
     where,
     group: projected.map((expression) => ({ expression })),
   };
-  return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: projected, where: [{ type: 'group', patterns: [grouped] }], order, ...slice };
+  const outer = keyset ? [...projected, ...sort.aggregates.map((a) => a.variable)] : projected;
+  return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: outer, where: [{ type: 'group', patterns: [grouped] }, ...keysetFilters], order, ...slice };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Expression, Ordering, Pattern, VariableExpression, VariableTerm } from 'sparqljs';
+import { idToLookup } from '../mapping/ids.js';
 import type { Mapping, ResourceType } from '../mapping/model.js';
 import type { SortKey } from '../request/parse-sort.js';
 import { bgp, bind, integer, iri, literal, op, optional, str, triple, variable } from './ast.js';
@@ -13,7 +14,24 @@ export interface SortClauses {
   /** One aggregate per attribute key (`MIN(?k0) AS ?key0`); when empty, no GROUP BY is needed. */
   readonly aggregates: VariableExpression[];
   readonly order: Ordering[];
+  /** Each sort key as the keyset comparison of cursor pagination sees it (`keyset-clause.ts`), in sort order. */
+  readonly keys: KeyExpression[];
 }
+
+/**
+ * One sort key in the list's order: `value` is what ORDER BY compares; `missing`, for attribute
+ * keys, an aggregate that is 1 when the resource has no value (and then comes last), else 0.
+ * Cursor pages order by it instead of `BOUND(?key<i>)`: once a FILTER after the GROUP BY mentions
+ * `?key<i>`, Virtuoso takes an unbound `?key<i>` for a bound one in ORDER BY.
+ */
+export interface KeyExpression {
+  readonly value: Expression;
+  readonly descending: boolean;
+  readonly missing?: VariableExpression;
+}
+
+/** The aggregate holding sort key `i`'s value in each row of a grouped list query. */
+export const keyVariable = (i: number): VariableTerm => variable(`key${i}`);
 
 /**
  * The expression a resource's id sorts by. `hex` ids sort like their IRIs (hex of UTF-8 bytes
@@ -31,17 +49,31 @@ export function idSortExpression(type: ResourceType, subject: VariableTerm): Exp
 }
 
 /**
+ * The value {@link idSortExpression} takes for the resource with this id, or `undefined` when the
+ * id can't be an id of the type.
+ *
+ * @example idSortValue(concepts, '0101') // 'http://linkedeconomy.org/resource/concept/0101'
+ */
+export function idSortValue(type: ResourceType, id: string): string | undefined {
+  const lookup = idToLookup(type.id, id);
+  if (!lookup) return undefined;
+  return lookup.kind === 'literal' || (type.id.kind === 'template' && type.id.suffix !== '') ? id : lookup.iri;
+}
+
+/**
  * Turns sort keys into SPARQL, with the README's sort semantics: resources missing a key come
  * last in both directions; a key that may have several values sorts by its minimum ascending and
  * its maximum descending, a single-valued one by the value the resource shows (its minimum, in the
  * preferred language); ties go to the id, ascending.
  */
 export function sortClauses(mapping: Mapping, type: ResourceType, keys: readonly SortKey[], subject: VariableTerm): SortClauses {
-  const clauses: SortClauses = { optionals: [], binds: [], aggregates: [], order: [] };
+  const clauses: SortClauses = { optionals: [], binds: [], aggregates: [], order: [], keys: [] };
   keys.forEach((key, i) => {
     const end = key.path.end;
     if (end === 'id') {
-      clauses.order.push({ expression: idSortExpression(type, subject), descending: key.descending });
+      const value = idSortExpression(type, subject);
+      clauses.order.push({ expression: value, descending: key.descending });
+      clauses.keys.push({ value, descending: key.descending });
       return;
     }
     const value = variable(`k${i}`);
@@ -68,10 +100,13 @@ export function sortClauses(mapping: Mapping, type: ResourceType, keys: readonly
       clauses.binds.push(bind(op('if', op('bound', value), op('concat', tier, str(value)), variable(`none${i}`)), tiered));
       aggregated = tiered;
     }
-    const key_ = variable(`key${i}`);
+    const key_ = keyVariable(i);
     clauses.aggregates.push({ expression: { type: 'aggregate', aggregation: useMax ? 'max' : 'min', expression: aggregated, distinct: false }, variable: key_ });
+    const compared = end.language !== undefined ? op('substr', key_, integer(2)) : key_;
     clauses.order.push({ expression: op('if', op('bound', key_), integer(0), integer(1)) });
-    clauses.order.push({ expression: end.language !== undefined ? op('substr', key_, integer(2)) : key_, descending: key.descending });
+    clauses.order.push({ expression: compared, descending: key.descending });
+    const missing = op('if', op('bound', aggregated), integer(0), integer(1));
+    clauses.keys.push({ value: compared, descending: key.descending, missing: { expression: { type: 'aggregate', aggregation: 'min', expression: missing, distinct: false }, variable: variable(`missing${i}`) } });
   });
   return clauses;
 }

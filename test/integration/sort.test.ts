@@ -1,38 +1,15 @@
 import { expect, it } from 'vitest';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
-import type { Mapping, ResourceType } from '../../src/mapping/model.js';
 import { queryCount } from '../support/api-client.js';
 import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { Oracle } from '../support/oracle.js';
+import { MULTI_FIELD_CASES, singleFieldCases } from '../support/sort-cases.js';
 
 const mapping = await loadMapping(SAMPLE_MAPPING);
 const oracle = Oracle.fromFile(SAMPLE_DATA, mapping);
 
-/** Every sortable path of a type: id, its attributes, and attributes up to two relationships away. */
-function sortablePaths(m: Mapping, type: ResourceType, depth = 2): string[] {
-  const own = ['id', ...type.attributes.keys()];
-  if (depth === 0) return [...type.attributes.keys()];
-  const via = [...type.relationships.values()].flatMap((rel) => sortablePaths(m, m.types.get(rel.target)!, depth - 1).filter((p) => p !== 'id').map((p) => `${rel.name}.${p}`));
-  return depth === 2 ? [...own, ...via] : [...type.attributes.keys(), ...via];
-}
-
-const SINGLE_FIELD_CASES = [...mapping.types.values()].flatMap((type) =>
-  sortablePaths(mapping, type).flatMap((path) => [path, `-${path}`].map((sort) => ({ type: type.name, sort }))),
-);
-
-const MULTI_FIELD_CASES = [
-  { type: 'trade-activities', sort: 'financial-year,-id' },
-  { type: 'trade-activities', sort: '-financial-year,origin.country.name' },
-  { type: 'trade-activities', sort: 'destination.country.iso-code,-amount.value' },
-  { type: 'trade-activities', sort: '-concerns.label,financial-year' },
-  { type: 'trade-activities', sort: 'concerns.broader-concepts.notation,-financial-year' },
-  { type: 'trade-activities', sort: 'concerns.broader-concepts.broader-concepts.label' },
-  { type: 'concepts', sort: 'concept-scheme.label,-notation' },
-  { type: 'concepts', sort: '-narrower-concepts.label,label' },
-  { type: 'aid-activities', sort: 'completed,-budget' },
-  { type: 'aid-activities', sort: '-keywords,title' },
-];
+const SINGLE_FIELD_CASES = singleFieldCases(mapping);
 
 describeEachStore('sorting collections (spec: sort)', (h) => {
   it.each([...SINGLE_FIELD_CASES, ...MULTI_FIELD_CASES])('GET /$type?sort=$sort orders as the data says', async ({ type, sort }) => {

@@ -12,6 +12,9 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
 const validateDocument = ajv.compile(schema);
 
+/** The Content-Type of a document that applies the cursor pagination profile. */
+export const CURSOR_PAGE = 'application/vnd.api+json; profile="https://jsonapi.org/profiles/ethanresnick/cursor-pagination"';
+
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -27,8 +30,9 @@ export const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 
 /**
  * Talks to an app over real HTTP on an ephemeral loopback port. Every response is checked on the
- * way: Content-Type exactly the JSON:API media type, and a body that validates against the schema;
- * a HEAD has no body, and a 204 or 304 neither body nor Content-Type. `/metrics` is not part of the
+ * way: Content-Type exactly the JSON:API media type (or, for a cursor page, exactly the media type
+ * with the cursor pagination profile), and a body that validates against the schema; a HEAD has
+ * no body, and a 204 or 304 neither body nor Content-Type. `/metrics` is not part of the
  * JSON:API: {@link ApiClient.metrics} reads it and checks it as Prometheus text instead.
  */
 export class ApiClient {
@@ -59,8 +63,12 @@ export class ApiClient {
       expect(text, 'HEAD has no body').toBe('');
       return { status: response.status, headers: response.headers, body: undefined };
     }
-    expect(response.headers.get('content-type'), `Content-Type of ${method} ${path}`).toBe('application/vnd.api+json');
     const body = JSON.parse(text);
+    // The media type has no parameters, but for the one profile this server applies, to the
+    // documents that profile is about: paginated data, with the prev and next links it requires.
+    const contentType = response.headers.get('content-type');
+    if (contentType === CURSOR_PAGE) expect(Object.keys(body.links ?? {}), `links of ${method} ${path}`).toEqual(expect.arrayContaining(['prev', 'next']));
+    else expect(contentType, `Content-Type of ${method} ${path}`).toBe('application/vnd.api+json');
     if (!validateDocument(body)) {
       expect.fail(`${method} ${path}: response does not validate against the JSON:API schema: ${ajv.errorsText(validateDocument.errors)}\n${text.slice(0, 500)}`);
     }

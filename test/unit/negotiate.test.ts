@@ -99,3 +99,28 @@ describe('negotiate: 415 Unsupported Media Type', () => {
     expect(thrown(() => negotiate('text/html', 'application/vnd.api+json; charset=utf-8'))?.status).toBe(415);
   });
 });
+
+describe('negotiate: the profiles a client asks for', () => {
+  const CURSOR = 'https://jsonapi.org/profiles/ethanresnick/cursor-pagination';
+  it.each<{ accept: string | undefined; profiles: string[] }>([
+    { accept: undefined, profiles: [] },
+    { accept: '*/*', profiles: [] },
+    { accept: 'application/vnd.api+json', profiles: [] },
+    { accept: `application/vnd.api+json; profile="${CURSOR}"`, profiles: [CURSOR] },
+    { accept: `application/vnd.api+json;profile="${CURSOR}"`, profiles: [CURSOR] },
+    // A space-separated list of URIs, in order; a repeat counts once; extra spaces split nothing.
+    { accept: `application/vnd.api+json; profile="http://x/a  ${CURSOR} http://x/a"`, profiles: ['http://x/a', CURSOR] },
+    // Every instance the server may answer with counts, whatever its q.
+    { accept: `application/vnd.api+json; profile="http://x/a", application/vnd.api+json; profile="${CURSOR}"; q=0.5`, profiles: ['http://x/a', CURSOR] },
+    { accept: `text/html, application/vnd.api+json; profile="${CURSOR}", */*;q=0.1`, profiles: [CURSOR] },
+    // An instance that is ignored (another parameter, an extension) asks for nothing.
+    { accept: `application/vnd.api+json; profile="${CURSOR}"; charset=utf-8, application/vnd.api+json`, profiles: [] },
+    { accept: `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"; profile="${CURSOR}", application/vnd.api+json`, profiles: [] },
+  ])('Accept: $accept', ({ accept, profiles }) => {
+    expect(negotiate(accept, undefined)).toEqual({ profiles });
+  });
+
+  it("does not take profiles from Content-Type (it is about the request's body)", () => {
+    expect(negotiate('application/vnd.api+json', `application/vnd.api+json; profile="${CURSOR}"`)).toEqual({ profiles: [] });
+  });
+});

@@ -1,0 +1,89 @@
+import { notFound } from './errors/json-api-error.js';
+import type { Mapping } from './mapping/model.js';
+import type { Paging } from './plan/plan-request.js';
+import { encodeCursor, type Cursor } from './request/cursor.js';
+import { CURSOR_PAGINATION_PROFILE } from './request/parse-page.js';
+import { rowKeyValues } from './sparql/keyset-clause.js';
+import { buildCountQuery, buildListQuery, type ListRequest, type Window } from './sparql/list-query.js';
+import { toText } from './sparql/to-text.js';
+import type { PageParts } from './shape/documents.js';
+import { cursorLinks, offsetLinks, type PageBase } from './shape/page-links.js';
+import { membersOf, type Member } from './shape/resource-objects.js';
+import type { QueryRecorder } from './store/query-recorder.js';
+
+/** A page of a list: its members in order, and the links and meta the document gets. */
+export interface ListPage {
+  readonly members: Member[];
+  readonly parts: PageParts;
+}
+
+/**
+ * One page of a list (an offset page, or a cursor page by the cursor pagination profile), with
+ * its links and meta. The count query, when the dataset counts, goes alongside the list query.
+ *
+ * @example await listPage(mapping, plan.list, plan.paging, recorder, { path: '/concepts', query: 'page[size]=5' })
+ */
+export async function listPage(mapping: Mapping, request: ListRequest, paging: Paging, store: QueryRecorder, base: PageBase): Promise<ListPage> {
+  const { page } = paging;
+  if (page.kind === 'cursor') return cursorPage(mapping, request, paging, store, base);
+  // Without a count, one row more than the page tells whether a next page exists.
+  const window = { limit: page.size + (paging.count ? 0 : 1), offset: page.number * page.size };
+  const [rows, total] = await Promise.all([
+    store.select(toText(buildListQuery(mapping, request, window))),
+    paging.count ? countOf(mapping, request, store) : undefined,
+  ]);
+  if (request.parent && rows.length === 0) {
+    // No row at all: the parent is missing, or (past the first page) the page is past the end.
+    const parentExists = paging.count ? total !== undefined : window.offset > 0 && (await countOf(mapping, request, store)) !== undefined;
+    if (!parentExists) throw notFound(`There is no ${request.parent.type.name} with this id.`);
+  }
+  const members = membersOf(request.type, rows);
+  const hasNext = total === undefined ? members.length > page.size : window.offset + page.size < total;
+  const links = offsetLinks(base, page, { ...(total !== undefined && { total }), hasNext });
+  return { members: members.slice(0, page.size), parts: { links, ...(total !== undefined && { meta: { count: total } }) } };
+}
+
+/**
+ * One page of a list by the cursor pagination profile: the store keeps what lies beyond the
+ * cursors (a keyset FILTER) and returns one row more than the page, which tells whether more lie
+ * beyond. A page that ends at `page[before]` is read from the end and turned round here.
+ */
+async function cursorPage(mapping: Mapping, request: ListRequest, paging: Paging, store: QueryRecorder, base: PageBase): Promise<ListPage> {
+  const { page, after, before } = paging;
+  const fromEnd = before !== undefined && after === undefined;
+  const [rows, total] = await Promise.all([
+    store.select(toText(buildListQuery(mapping, request, { limit: page.size + 1, offset: 0 }, { after, before, fromEnd }))),
+    paging.count ? countOf(mapping, request, store) : undefined,
+  ]);
+  if (request.parent && rows.length === 0 && (paging.count ? total : await countOf(mapping, request, store)) === undefined) {
+    throw notFound(`There is no ${request.parent.type.name} with this id.`);
+  }
+  const found = membersOf(request.type, rows);
+  const members = found.slice(0, page.size);
+  if (fromEnd) members.reverse();
+  const list = { type: request.type, sort: request.sort };
+  const rowOf = new Map(rows.map((row) => [row.s?.value, row]));
+  const cursors = members.map((m) => encodeCursor(list, { values: rowKeyValues(request.sort, rowOf.get(m.iri)!), id: m.id, inclusive: false }));
+  const reopened = (cursor?: Cursor) => cursor && encodeCursor(list, { ...cursor, inclusive: true });
+  const more = found.length > page.size;
+  const links = cursorLinks(base, { first: cursors[0], last: cursors.at(-1), more, after: reopened(after), before: reopened(before) });
+  const meta = { ...(total !== undefined && { total }), ...(after && before && more && { rangeTruncated: true }) };
+  return { members, parts: { links, profile: CURSOR_PAGINATION_PROFILE, cursors, ...(Object.keys(meta).length > 0 && { meta: { page: meta } }) } };
+}
+
+/** The list's total, or `undefined` when it hangs off a parent that does not exist. */
+async function countOf(mapping: Mapping, request: ListRequest, store: QueryRecorder): Promise<number | undefined> {
+  const [row] = await store.select(toText(buildCountQuery(mapping, request)));
+  if (request.parent && Number(row?.parents?.value ?? 0) === 0) return undefined;
+  return Number(row?.count?.value ?? 0);
+}
+
+/**
+ * The first members of a list window, without links: what a to-one relationship points at.
+ * 404 when the list hangs off a parent that does not exist.
+ */
+export async function listWindow(mapping: Mapping, request: ListRequest, window: Window, store: QueryRecorder): Promise<Member[]> {
+  const rows = await store.select(toText(buildListQuery(mapping, request, window)));
+  if (request.parent && rows.length === 0) throw notFound(`There is no ${request.parent.type.name} with this id.`);
+  return membersOf(request.type, rows);
+}

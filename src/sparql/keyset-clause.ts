@@ -1,0 +1,121 @@
+import type { Literal, NamedNode } from '@rdfjs/types';
+import type { Expression, Ordering, VariableExpression } from 'sparqljs';
+import type { Cursor, KeyValue } from '../request/cursor.js';
+import type { SortKey } from '../request/parse-sort.js';
+import type { Row } from '../store/store.js';
+import { integer, iri, literal, op, str, XSD } from './ast.js';
+import { keyVariable, type KeyExpression } from './sort-clauses.js';
+
+/**
+ * The ORDER BY of a cursor page: the list's order (missing keys last by their `missing` flag, see
+ * {@link KeyExpression}), reversed when the page is read from the end.
+ *
+ * @example keysetOrder(sortClauses(mapping, type, sort, SUBJECT).keys, idSortExpression(type, SUBJECT), false)
+ */
+export function keysetOrder(keys: readonly KeyExpression[], idExpression: Expression, reversed: boolean): Ordering[] {
+  const order: Ordering[] = keys.flatMap((key) => [...(key.missing ? [{ expression: key.missing.variable }] : []), { expression: key.value, descending: key.descending }]);
+  order.push({ expression: idExpression });
+  return order.map((o) => ({ ...o, descending: reversed !== (o.descending ?? false) }));
+}
+
+/** Which side of a cursor a list query keeps: the resources after it, or before it. */
+export type Side = 'after' | 'before';
+
+/**
+ * The FILTER expression that keeps the resources on one side of a cursor, in exactly the order
+ * ORDER BY gives them: per key, missing last, then the value (ascending or descending); then the
+ * id ascending. It is the lexicographic comparison of the row's tuple with the cursor's, written
+ * without `=`: a row ties on a key when it is neither before nor after the cursor on it, which is
+ * how ORDER BY ties too.
+ *
+ * @example keysetExpression(sortClauses(mapping, type, sort, SUBJECT).keys, idSortExpression(type, SUBJECT), cursor, 'after')
+ * // (!BOUND(?key0) || ?key0 < "2016-01-01Z"^^xsd:date) || (!(BOUND(?key0) && ?key0 > "2016-01-01Z"^^xsd:date) && STR(?s_id) > "7c1e0a42")
+ */
+export function keysetExpression(keys: readonly KeyExpression[], idExpression: Expression, cursor: Cursor, side: Side): Expression {
+  const values = [...cursor.values];
+  const steps = keys.map((key) => {
+    const { later, earlier } = key.missing ? compareKey(key.missing, key, values.shift() ?? null) : compareId(key, cursor.idValue);
+    return side === 'after' ? { beyond: later, behind: earlier } : { beyond: earlier, behind: later };
+  });
+  const idOperator = side === 'after' ? (cursor.inclusive ? '>=' : '>') : cursor.inclusive ? '<=' : '<';
+  // Built from the id inwards: beyond(j) = beyond_j || (!behind_j && beyond(j+1)).
+  return steps.reduceRight<Expression>((rest, { beyond, behind }) => or(beyond, and(not(behind), rest)), op(idOperator, idExpression, literal(cursor.idValue)));
+}
+
+type Comparison = { later: Expression | false; earlier: Expression | false };
+
+/** When a row comes later or earlier than the cursor on an attribute key: missing values come after every present one. */
+function compareKey(missing: VariableExpression, key: KeyExpression, value: KeyValue): Comparison {
+  const [present, absent] = [op('=', missing.variable, integer(0)), op('=', missing.variable, integer(1))];
+  if (value === null) return { later: false, earlier: present };
+  const [greater, less] = key.descending ? (['<', '>'] as const) : (['>', '<'] as const);
+  return { later: or(absent, compare(greater, key.value, value)), earlier: and(present, compare(less, key.value, value)) };
+}
+
+/** An `id` sort key: its expression is already a string, and never missing. */
+function compareId(key: KeyExpression, idValue: string): Comparison {
+  const [greater, less] = key.descending ? ['<', '>'] : ['>', '<'];
+  return { later: op(greater, key.value, text(idValue)), earlier: op(less, key.value, text(idValue)) };
+}
+
+/**
+ * `expression < value` (or `>`), in ORDER BY's order. Strings and IRIs compare as text (STR):
+ * Virtuoso compares a MIN/MAX of strings with a string constant wrongly (always greater), but
+ * STR() of it rightly. Booleans go by truth value: Oxigraph's `<` on booleans is an error.
+ */
+function compare(operator: '<' | '>', expression: Expression, value: Literal | NamedNode): Expression | false {
+  if (value.termType === 'NamedNode' || value.language !== '' || value.datatype.value === XSD_STRING) return op(operator, str(expression), text(value.value));
+  if (value.datatype.value === XSD_BOOLEAN) {
+    const truth = value.value === 'true' || value.value === '1';
+    // false < true: only a true value is greater than false, only a false one less than true.
+    if (operator === '>') return truth ? false : expression;
+    return truth ? op('!', expression) : false;
+  }
+  return op(operator, expression, value);
+}
+
+/**
+ * A string constant to compare text with. Virtuoso compares stored text with a constant that has
+ * non-ASCII characters wrongly (`STR("É…") < "É…"` holds), unless the constant is built as it
+ * builds stored text: STR(STRDT(…, xsd:string)), which is the same string in SPARQL.
+ */
+function text(value: string): Expression {
+  return /^[\x00-\x7f]*$/.test(value) ? literal(value) : str(op('strdt', literal(value), iri(XSD_STRING)));
+}
+
+const XSD_STRING = `${XSD}string`;
+const XSD_BOOLEAN = `${XSD}boolean`;
+
+function or(a: Expression | false, b: Expression): Expression;
+function or(a: Expression | false, b: Expression | false): Expression | false;
+function or(a: Expression | false, b: Expression | false): Expression | false {
+  if (a === false) return b;
+  return b === false ? a : op('||', a, b);
+}
+
+function and(a: Expression | true, b: Expression): Expression;
+function and(a: Expression | true, b: Expression | false): Expression | false;
+function and(a: Expression | true, b: Expression | false): Expression | false {
+  if (b === false) return false;
+  return a === true ? b : op('&&', a, b);
+}
+
+function not(a: Expression | false): Expression | true {
+  return a === false ? true : op('!', a);
+}
+
+/**
+ * The values a cursor keeps for the resource of one row of a keyset list query: the projected
+ * aggregate of each attribute key (for a language key, without its tier digit, as ORDER BY sees
+ * it); `null` where the resource has none.
+ *
+ * @example rowKeyValues(parseSort('-financial-year,id', mapping, type), row) // [literal('2016-01-01Z', xsdDate)]
+ */
+export function rowKeyValues(sort: readonly SortKey[], row: Row): KeyValue[] {
+  return sort.flatMap((key, i): KeyValue[] => {
+    if (key.path.end === 'id') return [];
+    const term = row[keyVariable(i).value];
+    if (term?.termType === 'Literal') return [key.path.end.language !== undefined ? literal(term.value.slice(1)) : term];
+    return [term?.termType === 'NamedNode' ? term : null];
+  });
+}
