@@ -18,7 +18,8 @@ describe('parsePage: accepted', () => {
     { query: 'page[number]=007', expected: { kind: 'offset', number: 7, size: 20 } },
     { query: 'page[after]=abc', expected: { kind: 'cursor', size: 20, after: 'abc' } },
     { query: 'page[before]=abc&page[size]=5', expected: { kind: 'cursor', size: 5, before: 'abc' } },
-    { query: 'page[after]=a&page[before]=b', expected: { kind: 'cursor', size: 20, after: 'a', before: 'b' } },
+    // A range defaults to the maximum page size, as the cursor pagination profile asks.
+    { query: 'page[after]=a&page[before]=b', expected: { kind: 'cursor', size: 100, after: 'a', before: 'b' } },
   ])('$query', ({ query, expected }) => {
     expect(page(query)).toEqual(expected);
   });
