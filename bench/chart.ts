@@ -45,13 +45,14 @@ export function renderChart(runs: readonly RunResult[]): string {
   ];
   const first = runs[0];
   if (first) out.push(`<text x="${LEFT}" y="40" fill="#555">${escape(machineLine(first.machine, first.date))}</text>`);
+  out.push(`<text x="${WIDTH - RIGHT}" y="62" text-anchor="end" fill="#555">server: HTTP request, end to end · floor: the same SPARQL straight to the store</text>`);
   const stores = [...new Set(runs.flatMap((run) => run.stores.map((s) => s.store)))];
   stores.forEach((store, i) => {
-    const x = LEFT + i * 330;
+    const x = LEFT + i * 300;
     const color = COLORS[store] ?? COLORS.embedded!;
     out.push(
-      `<rect x="${x}" y="52" width="12" height="12" fill="${color.server}"/><text x="${x + 16}" y="62">${store}: server (HTTP, end to end)</text>`,
-      `<rect x="${x + 190}" y="52" width="12" height="12" fill="${color.floor}"/><text x="${x + 206}" y="62">${store}: floor</text>`,
+      `<rect x="${x}" y="52" width="12" height="12" fill="${color.server}"/><text x="${x + 16}" y="62">${store}: server</text>`,
+      `<rect x="${x + 140}" y="52" width="12" height="12" fill="${color.floor}"/><text x="${x + 156}" y="62">${store}: floor</text>`,
     );
   });
 

@@ -87,8 +87,8 @@ export async function virtuosoStore(dataset: BenchDataset, tools: { binary: stri
       return body;
     };
     const version = await promisify(execFile)(tools.binary, ['-?']).then(
-      ({ stdout, stderr }) => firstVersionLine(stdout + stderr),
-      (e: { stdout?: string; stderr?: string }) => firstVersionLine(`${e.stdout ?? ''}${e.stderr ?? ''}`),
+      ({ stdout, stderr }) => versionOf(stdout + stderr),
+      (e: { stdout?: string; stderr?: string }) => versionOf(`${e.stdout ?? ''}${e.stderr ?? ''}`),
     );
     return {
       kind: 'virtuoso',
@@ -106,8 +106,8 @@ export async function virtuosoStore(dataset: BenchDataset, tools: { binary: stri
   }
 }
 
-function firstVersionLine(text: string): string {
-  return /Version [^\n]+/.exec(text)?.[0].trim() ?? 'unknown version';
+function versionOf(text: string): string {
+  return /Version (\S+)/.exec(text)?.[1] ?? 'unknown version';
 }
 
 /** The ini settings that matter for speed, as the running server reads them. */
