@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { generateDataset, writeDataset } from '../scripts/generate.js';
 import type { Size } from './options.js';
@@ -47,7 +47,7 @@ export async function benchDataset(size: Size): Promise<BenchDataset> {
   const metaFile = `${DATA_DIR}generated-${activities}.meta.json`;
   const generator = createHash('sha256').update(await readFile(GENERATOR)).digest('hex').slice(0, 16);
   const cached = await readFile(metaFile, 'utf8').then((text) => JSON.parse(text) as CachedMeta, () => undefined);
-  if (cached?.generator === generator && (await readFile(file, { flag: 'r' }).then(() => true, () => false))) {
+  if (cached?.generator === generator && (await access(file).then(() => true, () => false))) {
     return { size, file, generatedMs: 0, ...withoutGenerator(cached) };
   }
   const started = performance.now();

@@ -9,7 +9,7 @@ import { groupWaves, recordingStore, type RecordedQuery, type Wave } from './rec
 import type { ShapeResult, StoreResult } from './results.js';
 import { ServerRefused, startServer, type ServerProcess } from './server-process.js';
 import { errorDetail, NotAvailable, SHAPES, type Shape, type ShapeContext } from './shapes.js';
-import { embeddedStore, virtuosoStore, type BenchStore } from './stores.js';
+import { embeddedServerConfig, embeddedStore, virtuosoStore, type BenchStore } from './stores.js';
 
 export const MAPPING = new URL('../mappings/sample.yaml', import.meta.url).pathname;
 /**
@@ -37,7 +37,7 @@ export async function benchStore(kind: StoreKind, dataset: BenchDataset, options
       log(`${dataset.size} virtuoso: loaded in ${store.loadMs} ms`);
     }
     // The embedded server loads alone, so its load time and memory are its own.
-    server = await startServer({ mapping: MAPPING, ...(store?.serverConfig ?? { data: [dataset.file], workers: 2 }) }, workDir);
+    server = await startServer({ mapping: MAPPING, ...(store?.serverConfig ?? embeddedServerConfig(dataset)) }, workDir);
     const afterLoad = await server.memory();
     const embeddedLoadMs = server.loadMs;
     log(`${dataset.size} ${kind}: server ${server.url} ready${server.loadMs === undefined ? '' : `, store loaded in ${server.loadMs} ms`}, RSS ${mb(afterLoad.rss)}`);
@@ -75,7 +75,7 @@ export async function benchStore(kind: StoreKind, dataset: BenchDataset, options
     server = undefined;
 
     log(`${dataset.size} ${kind}: interference measured; cache run`);
-    const cache = single ? await cachedRequest(store, single[0]!, dataset, workDir, options) : { na: 'needs the single-resource shape' };
+    const cache = single ? await cachedRequest(store, single[0]!, workDir, options) : { na: 'needs the single-resource shape' };
     return {
       store: kind,
       size: dataset.size,
@@ -117,6 +117,8 @@ async function benchShape(shape: Shape, context: ShapeContext, run: ShapeRun): P
   }
   const first = await get(run.base, urls[0]!, shape.accept);
   if (first.status !== 200) return na(`HTTP ${first.status}${errorDetail(first.body)}`);
+  const lack = shape.lacks?.(first.body);
+  if (lack) return na(lack);
 
   // The exact SPARQL of every URL of the rotation, and which queries went out together.
   const waves: Wave[][] = [];
@@ -164,10 +166,10 @@ async function benchShape(shape: Shape, context: ShapeContext, run: ShapeRun): P
  * The repeated identical request with the response cache on: a server started with the cache
  * option (n/a when this server doesn't know it yet), one URL, the first connection count.
  */
-async function cachedRequest(store: BenchStore, path: string, dataset: BenchDataset, workDir: string, options: BenchOptions): Promise<StoreResult['cache']> {
+async function cachedRequest(store: BenchStore, path: string, workDir: string, options: BenchOptions): Promise<StoreResult['cache']> {
   let server: ServerProcess;
   try {
-    server = await startServer({ mapping: MAPPING, ...store.serverConfig, ...(store.kind === 'embedded' && { data: [dataset.file] }), ...CACHE_OPTION }, workDir);
+    server = await startServer({ mapping: MAPPING, ...store.serverConfig, ...CACHE_OPTION }, workDir);
   } catch (error) {
     if (error instanceof ServerRefused) return { na: `the server refused ${JSON.stringify(CACHE_OPTION)}: ${error.message}` };
     throw error;

@@ -24,6 +24,8 @@ if (typeof parsed === 'string' || 'help' in parsed) {
   process.exit(typeof parsed === 'string' ? 2 : 0);
 }
 const options = parsed;
+// Ctrl-C: exit through 'exit', whose handlers stop the server processes and Virtuoso this run started.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 const started = performance.now();
 const tools = virtuosoTools();
 const skipped: { store: StoreKind; reason: string }[] = [];

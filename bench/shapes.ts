@@ -19,6 +19,8 @@ export interface Shape {
   readonly includeLevels: number;
   /** The rotation of request paths; throws {@link NotAvailable} when the server can't give one (a feature not merged yet). */
   urls(context: ShapeContext): Promise<string[]>;
+  /** Why a 200 answer is not yet what the shape measures (a parameter accepted but not acted on), or undefined. */
+  lacks?(body: unknown): string | undefined;
 }
 
 /** A shape this server can't answer yet; reported as n/a with the reason. */
@@ -62,7 +64,14 @@ export const SHAPES: readonly Shape[] = [
   },
   { key: 'related', label: 'related to-many', accept: JSON_API, includeLevels: 0, urls: byId((id) => `/trade-activities/${id}/concerns`) },
   { key: 'relationship', label: 'relationship linkage', accept: JSON_API, includeLevels: 0, urls: byId((id) => `/trade-activities/${id}/links/concerns`) },
-  { key: 'include', label: 'include=concerns', accept: JSON_API, includeLevels: 1, urls: pages('include=concerns') },
+  {
+    key: 'include',
+    label: 'include=concerns',
+    accept: JSON_API,
+    includeLevels: 1,
+    urls: pages('include=concerns'),
+    lacks: (body) => (Array.isArray((body as { included?: unknown }).included) ? undefined : 'the answer has no `included` member (include not merged yet?)'),
+  },
   {
     key: 'filtered',
     label: 'filtered page with count',

@@ -41,6 +41,9 @@ export function virtuosoTools(): { binary: string; isql: string } | { missing: s
   return { binary, isql };
 }
 
+/** The server's dataset entry for the embedded store: the generated file, the default worker count. */
+export const embeddedServerConfig = (dataset: BenchDataset) => ({ data: [dataset.file], workers: EMBEDDED_WORKERS });
+
 /**
  * The floor's copy of the embedded store: the same files and worker count as the server's, in
  * this process. Its floor is `Store.select` (worker hop, Oxigraph, result parsing): an in-process
@@ -50,7 +53,7 @@ export async function embeddedStore(dataset: BenchDataset): Promise<BenchStore> 
   const store = await createOxigraphStore({ files: [dataset.file], workers: EMBEDDED_WORKERS });
   return {
     kind: 'embedded',
-    serverConfig: { data: [dataset.file], workers: EMBEDDED_WORKERS },
+    serverConfig: embeddedServerConfig(dataset),
     store,
     send: (query) => store.select(query),
     stop: () => store.close(),
