@@ -105,6 +105,8 @@ export interface ConcurrentResult {
   readonly completed: number;
   /** Non-2xx answers, socket errors and timeouts: anything but a clean 200. */
   readonly failed: number;
+  /** What the failures were: answers by status code (`"502": 12`), `errors` and `timeouts`. */
+  readonly failures?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -121,6 +123,10 @@ export async function concurrentServer(base: string, paths: readonly string[], a
     requests: paths.map((path) => ({ method: 'GET' as const, path, headers: { accept } })),
   });
   const completed = result['2xx'];
+  const failures: Record<string, number> = {};
+  for (const [code, { count = 0 } = {}] of Object.entries(result.statusCodeStats ?? {})) if (!code.startsWith('2') && count > 0) failures[code] = count;
+  if (result.errors > 0) failures.errors = result.errors;
+  if (result.timeouts > 0) failures.timeouts = result.timeouts;
   return {
     connections,
     requestsPerSecond: completed / Math.max(result.duration, 1e-9),
@@ -128,6 +134,7 @@ export async function concurrentServer(base: string, paths: readonly string[], a
     p99: result.latency.p99,
     completed,
     failed: result.non2xx + result.errors + result.timeouts,
+    ...(Object.keys(failures).length > 0 && { failures }),
   };
 }
 

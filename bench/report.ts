@@ -11,7 +11,8 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const rate = (value: number) => (Number.isFinite(value) ? String(Math.round(value)) : '–');
-const concurrent = (c: ConcurrentResult | undefined) => (c?.completed === 0 ? `none completed${c.failed ? ` ⚠${c.failed} failed` : ''}` : c ? `${rate(c.requestsPerSecond)} (${fixed(c.p50)}/${fixed(c.p99)})${c.failed ? ` ⚠${c.failed} failed` : ''}` : '–');
+const failedNote = (c: ConcurrentResult) => (c.failed ? ` ⚠ ${c.failed} failed${c.failures ? ` (${Object.entries(c.failures).map(([what, n]) => `${what}: ${n}`).join(', ')})` : ''}` : '');
+const concurrent = (c: ConcurrentResult | undefined) => (c?.completed === 0 ? `none completed${failedNote(c)}` : c ? `${rate(c.requestsPerSecond)} (${fixed(c.p50)}/${fixed(c.p99)})${failedNote(c)}` : '–');
 const MB = 2 ** 20;
 
 /** One line about the machine and the date, for the table and the chart. */
