@@ -73,7 +73,9 @@ export async function sequential(options: {
     await options.floor(i);
     if (keep) floorMs.push(performance.now() - start);
   };
-  for (let i = 0; i < options.warmup; i++) {
+  // A warm-up of slow requests stops after a quarter of the budget (but after one round at least).
+  const warmupEnd = performance.now() + options.budgetMs / 4;
+  for (let i = 0; i < options.warmup && (i === 0 || performance.now() < warmupEnd); i++) {
     await server(i, false);
     await floor(i, false);
   }
@@ -107,6 +109,38 @@ export interface ConcurrentResult {
   readonly failed: number;
   /** What the failures were: answers by status code (`"502": 12`), `errors` and `timeouts`. */
   readonly failures?: Readonly<Record<string, number>>;
+}
+
+/** A concurrent run left out because the shape is too slow for it; `reason` says why. */
+export interface SkippedRun {
+  readonly connections: number;
+  readonly skipped: string;
+}
+
+/**
+ * Whether a concurrent run of `seconds` with `connections` clients is worth running for a request
+ * whose sequential p50 is `p50Ms`: not when one request per connection alone is more than four
+ * runs' worth of work. The store keeps working on requests the load generator abandons at the end,
+ * so such a run would mostly measure, and delay, the backlog it leaves.
+ *
+ * @example concurrencyFits(4300, 10, 10) // false: 43 s of work for a 10 s run
+ */
+export function concurrencyFits(p50Ms: number, connections: number, seconds: number): boolean {
+  return p50Ms * connections <= 4 * seconds * 1000;
+}
+
+/**
+ * Waits until `probe` (a quick request) answers in about its idle time again: after a concurrent
+ * run the server and store may still be busy with requests the load generator abandoned.
+ * Resolves the time waited (ms); gives up after `limitMs`.
+ */
+export async function waitIdle(probe: () => Promise<number>, idleMs: number, limitMs = 600_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < limitMs) {
+    if ((await probe()) <= Math.max(3 * idleMs, idleMs + 20)) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return performance.now() - started;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ConcurrentResult } from './measure.js';
+import type { ConcurrentResult, SkippedRun } from './measure.js';
 import type { MachineInfo, RunResult, StoreResult } from './results.js';
 import { evaluateTargets } from './targets.js';
 
@@ -12,7 +12,8 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const rate = (value: number) => (Number.isFinite(value) ? String(Math.round(value)) : '–');
 const failedNote = (c: ConcurrentResult) => (c.failed ? ` ⚠ ${c.failed} failed${c.failures ? ` (${Object.entries(c.failures).map(([what, n]) => `${what}: ${n}`).join(', ')})` : ''}` : '');
-const concurrent = (c: ConcurrentResult | undefined) => (c?.completed === 0 ? `none completed${failedNote(c)}` : c ? `${rate(c.requestsPerSecond)} (${fixed(c.p50)}/${fixed(c.p99)})${failedNote(c)}` : '–');
+const concurrent = (c: ConcurrentResult | SkippedRun | undefined) =>
+  c === undefined ? '–' : 'skipped' in c ? 'skipped: too slow' : c.completed === 0 ? `none completed${failedNote(c)}` : `${rate(c.requestsPerSecond)} (${fixed(c.p50)}/${fixed(c.p99)})${failedNote(c)}`;
 const MB = 2 ** 20;
 
 /** One line about the machine and the date, for the table and the chart. */
@@ -40,7 +41,7 @@ export function storeTable(result: StoreResult, connections: readonly number[]):
       fixed(seq.server.p50 / seq.floor.p50, 2),
       fixed(seq.storeMs.p50),
       ...connections.map((c) => concurrent(shape.concurrent.find((r) => r.connections === c))),
-      rate(shape.floorConcurrent.requestsPerSecond),
+      'skipped' in shape.floorConcurrent ? 'skipped: too slow' : rate(shape.floorConcurrent.requestsPerSecond),
     ];
   });
   return markdownTable(header, rows);

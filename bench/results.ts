@@ -1,4 +1,4 @@
-import type { ConcurrentResult, InterferenceResult, SequentialResult } from './measure.js';
+import type { ConcurrentResult, InterferenceResult, SequentialResult, SkippedRun } from './measure.js';
 import type { Size, StoreKind } from './options.js';
 
 /** Figures of one request shape on one store; `n/a` when the server can't answer it yet. */
@@ -15,8 +15,8 @@ export type ShapeResult =
       /** Targets: 2, +1 when the page has a count, +1 per include level. */
       readonly queryBudget: number;
       readonly sequential: SequentialResult;
-      readonly concurrent: readonly ConcurrentResult[];
-      readonly floorConcurrent: ConcurrentResult;
+      readonly concurrent: readonly (ConcurrentResult | SkippedRun)[];
+      readonly floorConcurrent: ConcurrentResult | SkippedRun;
     }
   | { readonly key: string; readonly label: string; readonly status: 'n/a'; readonly reason: string };
 

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
 import { loadMapping } from '../src/mapping/load-mapping.js';
 import type { BenchDataset } from './datasets.js';
-import { concurrentFloor, concurrentServer, get, interference, sequential } from './measure.js';
+import { concurrencyFits, concurrentFloor, concurrentServer, get, interference, sequential, waitIdle, type ConcurrentResult, type SkippedRun } from './measure.js';
+import { percentile } from './stats.js';
 import type { BenchOptions, StoreKind } from './options.js';
 import { groupWaves, recordingStore, type RecordedQuery, type Wave } from './recording-store.js';
 import type { ShapeResult, StoreResult } from './results.js';
@@ -52,10 +53,22 @@ export async function benchStore(kind: StoreKind, dataset: BenchDataset, options
     const base = server.url;
     const context: ShapeContext = { dataset, get: (path, accept = 'application/vnd.api+json') => get(base, path, accept) };
 
+    // The idle time of a quick request, to tell when the backlog of a concurrent run is gone.
+    const probePath = `/trade-activities/${dataset.activityIds[0]}`;
+    const probe = async () => (await get(base, probePath, 'application/vnd.api+json')).ms;
+    for (let i = 0; i < 5; i++) await probe();
+    const idle: number[] = [];
+    for (let i = 0; i < 5; i++) idle.push(await probe());
+    const idleMs = percentile(idle, 50);
+    const settle = async () => {
+      const waited = await waitIdle(probe, idleMs);
+      if (waited > 1000) log(`${dataset.size} ${kind}: waited ${(waited / 1000).toFixed(1)} s for the server to finish abandoned requests`);
+    };
+
     const shapes: ShapeResult[] = [];
     const urlsByShape = new Map<string, string[]>();
     for (const shape of SHAPES) {
-      const { result, urls } = await benchShape(shape, context, { base, recorderUrl, queries, send: store.send, options });
+      const { result, urls } = await benchShape(shape, context, { base, recorderUrl, queries, send: store.send, options, settle });
       if (urls) urlsByShape.set(shape.key, urls);
       log(`${dataset.size} ${kind}: ${shape.label}: ${result.status === 'ok' ? `p50 ${result.sequential.server.p50.toFixed(1)} ms, floor ${result.sequential.floor.p50.toFixed(1)} ms` : `n/a (${result.reason})`}`);
       shapes.push(result);
@@ -102,6 +115,8 @@ interface ShapeRun {
   readonly queries: RecordedQuery[];
   readonly send: (query: string) => Promise<unknown>;
   readonly options: BenchOptions;
+  /** Waits until the server is idle again after a concurrent run. */
+  readonly settle: () => Promise<void>;
 }
 
 /** One shape on one store: n/a when the server refuses it, otherwise sequential, concurrent and floor figures. */
@@ -141,9 +156,20 @@ async function benchShape(shape: Shape, context: ShapeContext, run: ShapeRun): P
       server: (i) => get(run.base, urls[i % urls.length]!, shape.accept),
       floor: replay,
     });
-    const concurrent = [];
-    for (const connections of options.connections) concurrent.push(await concurrentServer(run.base, urls, shape.accept, connections, options.durationSeconds));
-    const floorConcurrent = await concurrentFloor(replay, urls.length, options.connections[0]!, options.durationSeconds);
+    const seconds = options.durationSeconds;
+    const p50 = seq.server.p50;
+    const skip = (connections: number): SkippedRun => ({ connections, skipped: `p50 ${(p50 / 1000).toFixed(1)} s × ${connections} connections is more than a ${seconds} s run can measure` });
+    const concurrent: (ConcurrentResult | SkippedRun)[] = [];
+    for (const connections of options.connections) {
+      if (!concurrencyFits(p50, connections, seconds)) {
+        concurrent.push(skip(connections));
+        continue;
+      }
+      concurrent.push(await concurrentServer(run.base, urls, shape.accept, connections, seconds));
+      await run.settle();
+    }
+    const floorConnections = options.connections[0]!;
+    const floorConcurrent = concurrencyFits(seq.floor.p50, floorConnections, seconds) ? await concurrentFloor(replay, urls.length, floorConnections, seconds) : skip(floorConnections);
     const result: ShapeResult = {
       key,
       label,

@@ -46,12 +46,14 @@ export function evaluateTargets(result: StoreResult): TargetRow[] {
   add('server p50 ÷ floor p50 ≤ 1.2, every shape', { store: 'virtuoso', size: '1m', label: 'Virtuoso, 1M' }, worst ? `worst ${worst.ratio.toFixed(2)} (${worst.label})` : 'no shape measured', worst && worst.ratio <= 1.2);
 
   const single = ok(result, 'single');
-  const singleServer = single?.concurrent.find((c) => c.connections === single.floorConcurrent.connections);
+  const floorRun = single?.floorConcurrent;
+  const serverRun = single?.concurrent.find((c) => c.connections === floorRun?.connections);
+  const both = floorRun && serverRun && !('skipped' in floorRun) && !('skipped' in serverRun) ? { server: serverRun.requestsPerSecond, floor: floorRun.requestsPerSecond } : undefined;
   add(
-    `single resource, ${single?.floorConcurrent.connections ?? 10} connections ≥ 0.8 × the store's throughput`,
+    `single resource, ${floorRun?.connections ?? 10} connections ≥ 0.8 × the store's throughput`,
     { store: 'virtuoso', size: '1m', label: 'Virtuoso, 1M' },
-    single && singleServer ? `${Math.round(singleServer.requestsPerSecond)} vs ${Math.round(single.floorConcurrent.requestsPerSecond)} req/s (× ${(singleServer.requestsPerSecond / single.floorConcurrent.requestsPerSecond).toFixed(2)})` : 'n/a',
-    single && singleServer ? singleServer.requestsPerSecond >= 0.8 * single.floorConcurrent.requestsPerSecond : undefined,
+    both ? `${Math.round(both.server)} vs ${Math.round(both.floor)} req/s (× ${(both.server / both.floor).toFixed(2)})` : 'n/a',
+    both ? both.server >= 0.8 * both.floor : undefined,
   );
 
   const embedded1m = { store: 'embedded', size: '1m', label: 'embedded, 1M' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderChart } from '../../bench/chart.js';
-import type { SequentialResult } from '../../bench/measure.js';
+import { concurrencyFits, waitIdle, type SequentialResult } from '../../bench/measure.js';
 import { parseBenchOptions } from '../../bench/options.js';
 import { groupWaves } from '../../bench/recording-store.js';
 import { markdownTable, storeTable } from '../../bench/report.js';
@@ -102,6 +102,26 @@ describe('parseBenchOptions', () => {
   });
 });
 
+describe('concurrent runs of slow shapes', () => {
+  it.each([
+    { p50: 120, connections: 50, seconds: 10, fits: true },
+    { p50: 800, connections: 50, seconds: 10, fits: true }, // 40 s of work: four runs' worth
+    { p50: 801, connections: 50, seconds: 10, fits: false },
+    { p50: 4300, connections: 10, seconds: 10, fits: false },
+    { p50: 4300, connections: 10, seconds: 5, fits: false },
+    { p50: 3, connections: 10, seconds: 0.3, fits: true },
+  ])('p50 $p50 ms × $connections connections in $seconds s → $fits', ({ p50, connections, seconds, fits }) => {
+    expect(concurrencyFits(p50, connections, seconds)).toBe(fits);
+  });
+
+  it('waitIdle probes until a request answers in about its idle time', async () => {
+    const answers = [400, 90, 31, 29, 500];
+    let probes = 0;
+    await waitIdle(async () => answers[probes++]!, 10);
+    expect(probes).toBe(3); // 31 ms > max(3 × 10, 10 + 20); 29 ms is idle enough
+  });
+});
+
 it('deepPage is page 500 (offset 10,000) at 1M, and 10 pages before the end of smaller datasets', () => {
   expect(deepPage(70_000)).toBe(500);
   expect(deepPage(7_000)).toBe(340);
@@ -144,6 +164,16 @@ describe('markdown report', () => {
     expect(rows[2]).toBe('| single | 2 (≤ 3) | 3.0 / 6.0 | 2.0 / 4.0 | 1.50 | 2.0 | 800 (3.0/12.0) | 900 (3.0/12.0) | 1000 |');
     expect(rows[3]).toContain('| 5 (≤ 4) ✗ |');
     expect(rows[4]).toMatch(/^\| filtered \| n\/a: HTTP 400: not \\\| supported \|/);
+  });
+
+  it('storeTable: a run skipped as too slow, and failures by status code', () => {
+    const shape = measured('sorted', 5000, 4900) as Extract<ShapeResult, { status: 'ok' }>;
+    const slow: ShapeResult = {
+      ...shape,
+      concurrent: [{ connections: 10, requestsPerSecond: 1.5, p50: 6000, p99: 9000, completed: 15, failed: 3, failures: { '502': 2, timeouts: 1 } }, { connections: 50, skipped: 'too slow' }],
+      floorConcurrent: { connections: 10, skipped: 'too slow' },
+    };
+    expect(storeTable(storeResult({ shapes: [slow] }), [10, 50]).split('\n')[2]).toMatch(/\| 2 \(6000\.0\/9000\.0\) ⚠ 3 failed \(502: 2, timeouts: 1\) \| skipped: too slow \| skipped: too slow \|$/);
   });
 });
 
