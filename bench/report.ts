@@ -41,7 +41,7 @@ export function storeTable(result: StoreResult, connections: readonly number[]):
       fixed(seq.server.p50 / seq.floor.p50, 2),
       fixed(seq.storeMs.p50),
       ...connections.map((c) => concurrent(shape.concurrent.find((r) => r.connections === c))),
-      'skipped' in shape.floorConcurrent ? 'skipped: too slow' : rate(shape.floorConcurrent.requestsPerSecond),
+      'skipped' in shape.floorConcurrent ? 'skipped: too slow' : `${rate(shape.floorConcurrent.requestsPerSecond)}${failedNote(shape.floorConcurrent)}`,
     ];
   });
   return markdownTable(header, rows);

@@ -82,7 +82,8 @@ export async function virtuosoStore(dataset: BenchDataset, tools: { binary: stri
     const [row] = await store.select('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }');
     const loaded = Number(row?.n?.value);
     if (loaded !== dataset.triples) throw new Error(`Virtuoso holds ${loaded} triples after the bulk load, expected ${dataset.triples}`);
-    const client = new SimpleClient({ endpointUrl });
+    // Node's fetch, as the server's http-store passes it (sparql-http-client's default is another client).
+    const client = new SimpleClient({ endpointUrl, fetch: (input, init) => fetch(input, init) });
     const send = async (query: string) => {
       const response = await client.query.select(query, { operation: query.length > MAX_GET_QUERY_LENGTH ? 'postUrlencoded' : 'get', defaultGraph: BENCH_GRAPH });
       const body = await response.text();
