@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { loadOptions, serveOptions } from '../src/cli-options.js';
 import { runLoad } from '../src/load/run-load.js';
-import { findExecutable, startLocalVirtuoso, type LocalVirtuoso } from './support/virtuoso-local.js';
+import { findExecutable, startLocalVirtuoso, type LocalVirtuoso } from '../scripts/virtuoso-local.js';
 
 // docker-compose.yml and the Dockerfile cannot be run here (no Docker engine): this keeps them
 // honest by construction. Paths are relative to the repository root, where vitest runs.

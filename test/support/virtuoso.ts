@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'vitest';
 import { loadFiles } from '../../src/load/load-files.js';
 import { StoreClient } from '../../src/load/http.js';
-import { findExecutable, startLocalVirtuoso } from './virtuoso-local.js';
+import { findExecutable, startLocalVirtuoso } from '../../scripts/virtuoso-local.js';
 
 /** A SPARQL endpoint for the integration suites, with a graph to load test data into. */
 export interface TestEndpoint {

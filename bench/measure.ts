@@ -1,0 +1,235 @@
+import autocannon from 'autocannon';
+import { errorDetail } from './shapes.js';
+import { parseServerTiming, summarize, type LatencySummary, type SparqlTiming } from './stats.js';
+
+/** One HTTP GET to the server under test, read to the end. */
+export interface Fetched {
+  readonly status: number;
+  readonly ms: number;
+  readonly timing?: SparqlTiming;
+  readonly body: unknown;
+}
+
+/**
+ * GETs `base + path` over the process's keep-alive pool (Node's fetch) and reads the whole body;
+ * the time runs from the call until the last byte.
+ *
+ * @example const { status, ms, timing } = await get('http://127.0.0.1:3000', '/concepts', 'application/vnd.api+json');
+ */
+export async function get(base: string, path: string, accept: string): Promise<Fetched> {
+  const start = performance.now();
+  const response = await fetch(base + path, { headers: { accept } });
+  const text = await response.text();
+  const ms = performance.now() - start;
+  const timing = parseServerTiming(response.headers.get('server-timing'));
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: response.status, ms, ...(timing && { timing }), body };
+}
+
+/** A request that was meant to succeed and did not: the run of this shape stops, with this reason. */
+export class RequestFailed extends Error {
+  override name = 'RequestFailed';
+}
+
+export interface SequentialResult {
+  readonly server: LatencySummary;
+  readonly floor: LatencySummary;
+  /** Per server request, from `Server-Timing`. */
+  readonly queries: { readonly min: number; readonly max: number; readonly mean: number };
+  readonly storeMs: LatencySummary;
+}
+
+/**
+ * Sequential latency, server and floor side by side: after `warmup` rounds, each round sends
+ * request `i` of the rotation to the server and replays its SPARQL to the store, alternating
+ * which goes first so neither always finds the other's warm caches. Stops after `iterations`
+ * rounds or `budgetMs`, whichever comes first (but after at least 3 rounds).
+ */
+export async function sequential(options: {
+  warmup: number;
+  iterations: number;
+  budgetMs: number;
+  server: (i: number) => Promise<Fetched>;
+  floor: (i: number) => Promise<void>;
+}): Promise<SequentialResult> {
+  const serverMs: number[] = [];
+  const floorMs: number[] = [];
+  const timings: SparqlTiming[] = [];
+  const server = async (i: number, keep: boolean) => {
+    const fetched = await options.server(i);
+    if (fetched.status !== 200) throw new RequestFailed(`HTTP ${fetched.status}${errorDetail(fetched.body)}`);
+    if (keep) {
+      serverMs.push(fetched.ms);
+      if (fetched.timing) timings.push(fetched.timing);
+    }
+  };
+  const floor = async (i: number, keep: boolean) => {
+    const start = performance.now();
+    await options.floor(i);
+    if (keep) floorMs.push(performance.now() - start);
+  };
+  // A warm-up of slow requests stops after a quarter of the budget (but after one round at least).
+  const warmupEnd = performance.now() + options.budgetMs / 4;
+  for (let i = 0; i < options.warmup && (i === 0 || performance.now() < warmupEnd); i++) {
+    await server(i, false);
+    await floor(i, false);
+  }
+  const deadline = performance.now() + options.budgetMs;
+  for (let i = 0; i < options.iterations && (i < 3 || performance.now() < deadline); i++) {
+    if (i % 2 === 0) {
+      await server(i, true);
+      await floor(i, true);
+    } else {
+      await floor(i, true);
+      await server(i, true);
+    }
+  }
+  const counts = timings.map((t) => t.queries);
+  return {
+    server: summarize(serverMs),
+    floor: summarize(floorMs),
+    queries: { min: Math.min(...counts), max: Math.max(...counts), mean: counts.reduce((s, c) => s + c, 0) / Math.max(1, counts.length) },
+    storeMs: summarize(timings.map((t) => t.ms)),
+  };
+}
+
+/** Throughput and latency under `connections` concurrent clients. */
+export interface ConcurrentResult {
+  readonly connections: number;
+  readonly requestsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly completed: number;
+  /** Non-2xx answers, socket errors and timeouts: anything but a clean 200. */
+  readonly failed: number;
+  /** What the failures were: answers by status code (`"502": 12`), `errors` and `timeouts`. */
+  readonly failures?: Readonly<Record<string, number>>;
+}
+
+/** A concurrent run left out because the shape is too slow for it; `reason` says why. */
+export interface SkippedRun {
+  readonly connections: number;
+  readonly skipped: string;
+}
+
+/**
+ * Whether a concurrent run of `seconds` with `connections` clients is worth running for a request
+ * whose sequential p50 is `p50Ms`: not when one request per connection alone is more than four
+ * runs' worth of work. The store keeps working on requests the load generator abandons at the end,
+ * so such a run would mostly measure, and delay, the backlog it leaves.
+ *
+ * @example concurrencyFits(4300, 10, 10) // false: 43 s of work for a 10 s run
+ */
+export function concurrencyFits(p50Ms: number, connections: number, seconds: number): boolean {
+  return p50Ms * connections <= 4 * seconds * 1000;
+}
+
+/**
+ * Waits until `probe` (a quick request) answers in about its idle time again: after a concurrent
+ * run the server and store may still be busy with requests the load generator abandoned.
+ * Resolves the time waited (ms); gives up after `limitMs`.
+ */
+export async function waitIdle(probe: () => Promise<number>, idleMs: number, limitMs = 600_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < limitMs) {
+    if ((await probe()) <= Math.max(3 * idleMs, idleMs + 20)) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return performance.now() - started;
+}
+
+/**
+ * Drives the server with autocannon's programmatic API: `connections` keep-alive connections,
+ * each cycling through the rotation of paths, for `seconds`.
+ */
+export async function concurrentServer(base: string, paths: readonly string[], accept: string, connections: number, seconds: number): Promise<ConcurrentResult> {
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    // A sort over 1M triples under 50 connections can queue for many seconds: that is a figure, not a failure.
+    timeout: 120,
+    requests: paths.map((path) => ({ method: 'GET' as const, path, headers: { accept } })),
+  });
+  const completed = result['2xx'];
+  const failures: Record<string, number> = {};
+  for (const [code, { count = 0 } = {}] of Object.entries(result.statusCodeStats ?? {})) if (!code.startsWith('2') && count > 0) failures[code] = count;
+  if (result.errors > 0) failures.errors = result.errors;
+  if (result.timeouts > 0) failures.timeouts = result.timeouts;
+  return {
+    connections,
+    requestsPerSecond: completed / Math.max(result.duration, 1e-9),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    completed,
+    failed: result.non2xx + result.errors + result.timeouts,
+    ...(Object.keys(failures).length > 0 && { failures }),
+  };
+}
+
+/**
+ * The same load on the floor: `connections` loops, each replaying the rotation's queries
+ * (wave by wave) back to back for `seconds`.
+ */
+export async function concurrentFloor(replay: (i: number) => Promise<void>, rotation: number, connections: number, seconds: number): Promise<ConcurrentResult> {
+  const latencies: number[] = [];
+  let failed = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async (_, loop) => {
+      for (let i = loop; performance.now() < deadline; i++) {
+        const start = performance.now();
+        try {
+          await replay(i % rotation);
+          latencies.push(performance.now() - start);
+        } catch {
+          failed++;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const summary = summarize(latencies);
+  return { connections, requestsPerSecond: latencies.length / elapsed, p50: summary.p50, p99: summary.p99, completed: latencies.length, failed };
+}
+
+/** Single-resource latency alone, and while another client sends a slow request in a loop. */
+export interface InterferenceResult {
+  readonly alone: LatencySummary;
+  readonly withSlow: LatencySummary;
+  /** Slow requests that completed while the single requests were measured. */
+  readonly slowCompleted: number;
+  readonly delayP50: number;
+  readonly delayP95: number;
+}
+
+/** Measures how much a slow request running in a loop delays a quick one. */
+export async function interference(quick: (i: number) => Promise<number>, slow: (i: number) => Promise<void>, iterations: number): Promise<InterferenceResult> {
+  const measure = async () => {
+    const ms: number[] = [];
+    for (let i = 0; i < iterations; i++) ms.push(await quick(i));
+    return summarize(ms);
+  };
+  for (let i = 0; i < 5; i++) await quick(i);
+  const alone = await measure();
+  let running = true;
+  let slowCompleted = 0;
+  const loop = (async () => {
+    for (let i = 0; running; i++) {
+      await slow(i);
+      slowCompleted++;
+    }
+  })();
+  // Let the first slow request reach the store before measuring.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const withSlow = await measure();
+  running = false;
+  await loop;
+  return { alone, withSlow, slowCompleted, delayP50: withSlow.p50 - alone.p50, delayP95: withSlow.p95 - alone.p95 };
+}

@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+
+export const SIZES = ['10k', '100k', '1m'] as const;
+export type Size = (typeof SIZES)[number];
+export const STORES = ['embedded', 'virtuoso'] as const;
+export type StoreKind = (typeof STORES)[number];
+
+export interface BenchOptions {
+  readonly sizes: readonly Size[];
+  readonly stores: readonly StoreKind[];
+  /** A store asked for by name (`--store virtuoso`) must run; one only defaulted to may be skipped. */
+  readonly storesExplicit: boolean;
+  readonly smoke: boolean;
+  /** Seconds of each concurrent (autocannon) run. */
+  readonly durationSeconds: number;
+  /** Concurrent connections of the throughput runs. */
+  readonly connections: readonly number[];
+  /** Sequential requests measured per shape (after the warm-up), each for the server and for the floor. */
+  readonly iterations: number;
+  /** Upper bound on the sequential phase of one shape, in seconds (slow shapes stop earlier). */
+  readonly sequentialBudgetSeconds: number;
+  /** Most URLs a shape rotates through (the smoke run records fewer). */
+  readonly maxRotation: number;
+}
+
+export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m]... [--store embedded|virtuoso]... [options]
+  --size S          dataset size; repeat or comma-separate (default: 10k,100k,1m)
+  --store S         store under test; repeat or comma-separate (default: embedded, and virtuoso
+                    when virtuoso-t is on PATH)
+  --smoke           10k only, few iterations, short runs (< 1 minute): checks the harness works
+  --duration SEC    seconds of each concurrent run (default 10; smoke 0.3)
+  --connections N   concurrent connections, comma-separated (default 10,50; smoke 10)
+  --iterations N    sequential requests per shape after warm-up (default 200; smoke 5)`;
+
+const list = (values: readonly string[] | undefined) => (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter((v) => v !== '');
+
+/**
+ * Reads the bench's command line; a string is an error message (print it with {@link USAGE}).
+ *
+ * @example parseBenchOptions(['--size', '100k', '--store', 'virtuoso']) // { sizes: ['100k'], stores: ['virtuoso'], … }
+ */
+export function parseBenchOptions(argv: readonly string[]): BenchOptions | { help: true } | string {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        size: { type: 'string', multiple: true },
+        store: { type: 'string', multiple: true },
+        smoke: { type: 'boolean' },
+        duration: { type: 'string' },
+        connections: { type: 'string' },
+        iterations: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  if (values.help) return { help: true };
+  const smoke = values.smoke ?? false;
+  const sizes = [...new Set(list(values.size))];
+  const badSize = sizes.find((s) => !(SIZES as readonly string[]).includes(s));
+  if (badSize !== undefined) return `--size: expected one of ${SIZES.join(', ')}, got '${badSize}'`;
+  if (smoke && sizes.some((s) => s !== '10k')) return '--smoke runs the 10k dataset only';
+  const stores = [...new Set(list(values.store))];
+  const badStore = stores.find((s) => !(STORES as readonly string[]).includes(s));
+  if (badStore !== undefined) return `--store: expected one of ${STORES.join(', ')}, got '${badStore}'`;
+
+  const durationSeconds = values.duration === undefined ? (smoke ? 0.3 : 10) : Number(values.duration);
+  if (!(durationSeconds > 0 && durationSeconds <= 600)) return `--duration: expected seconds in (0, 600], got '${values.duration}'`;
+  const connections = values.connections === undefined ? (smoke ? [10] : [10, 50]) : list([values.connections]).map(Number);
+  if (connections.length === 0 || connections.some((c) => !Number.isInteger(c) || c < 1 || c > 1000)) return `--connections: expected integers in 1..1000, got '${values.connections}'`;
+  const iterations = values.iterations === undefined ? (smoke ? 5 : 200) : Number(values.iterations);
+  if (!Number.isInteger(iterations) || iterations < 1) return `--iterations: expected a positive integer, got '${values.iterations}'`;
+
+  return {
+    sizes: sizes.length > 0 ? (sizes as Size[]) : smoke ? ['10k'] : [...SIZES],
+    stores: stores.length > 0 ? (stores as StoreKind[]) : [...STORES],
+    storesExplicit: stores.length > 0,
+    smoke,
+    durationSeconds,
+    connections,
+    iterations,
+    sequentialBudgetSeconds: smoke ? 1 : 30,
+    maxRotation: smoke ? 5 : 50,
+  };
+}

@@ -1,0 +1,65 @@
+import type { ConcurrentResult, InterferenceResult, SequentialResult, SkippedRun } from './measure.js';
+import type { Size, StoreKind } from './options.js';
+
+/** Figures of one request shape on one store; `n/a` when the server can't answer it yet. */
+export type ShapeResult =
+  | {
+      readonly key: string;
+      readonly label: string;
+      readonly status: 'ok';
+      /** How many different URLs the runs rotate through, and the first, as an example. */
+      readonly rotation: number;
+      readonly example: string;
+      /** Queries per wave of the example request (e.g. [2, 1]: list and count together, then the fetch). */
+      readonly waves: readonly number[];
+      /** Targets: 2, +1 when the page has a count, +1 per include level. */
+      readonly queryBudget: number;
+      readonly sequential: SequentialResult;
+      readonly concurrent: readonly (ConcurrentResult | SkippedRun)[];
+      readonly floorConcurrent: ConcurrentResult | SkippedRun;
+    }
+  | { readonly key: string; readonly label: string; readonly status: 'n/a'; readonly reason: string };
+
+export type NotApplicable = { readonly na: string };
+
+/** Everything measured for one store at one dataset size. */
+export interface StoreResult {
+  readonly store: StoreKind;
+  readonly size: Size;
+  readonly triples: number;
+  readonly description: string;
+  /** Embedded: the server's own load (files into every worker); Virtuoso: the bulk loader. */
+  readonly loadMs: number;
+  /** Resident memory of the server process after the load, and its peak over the run (bytes). */
+  readonly memory: { readonly afterLoad: number; readonly peak: number };
+  readonly version?: string;
+  readonly settings?: Readonly<Record<string, string>>;
+  readonly shapes: readonly ShapeResult[];
+  readonly interference: InterferenceResult | NotApplicable;
+  /** The repeated identical request with the response cache on. */
+  readonly cache: { readonly connections: number; readonly requestsPerSecond: number; readonly p50: number; readonly p99: number; readonly failed: number } | NotApplicable;
+}
+
+export interface MachineInfo {
+  readonly cpu: string;
+  readonly cores: number;
+  readonly memoryBytes: number;
+  readonly os: string;
+  readonly node: string;
+  readonly virtuoso?: string;
+  readonly commit: string;
+}
+
+/** One run of `npm run bench` at one size: the raw JSON under bench/results/. */
+export interface RunResult {
+  readonly date: string;
+  readonly machine: MachineInfo;
+  readonly size: Size;
+  readonly smoke: boolean;
+  readonly settings: { readonly durationSeconds: number; readonly iterations: number; readonly connections: readonly number[]; readonly serverProcess: string };
+  readonly stores: readonly StoreResult[];
+  /** The machine's 1-minute load average when the run began and ended: anything above the cores means shared CPUs and noisy figures. */
+  readonly loadAverage: { readonly start: number; readonly end: number };
+  /** Stores that were asked for but could not run, with the reason. */
+  readonly skipped: readonly { readonly store: StoreKind; readonly reason: string }[];
+}

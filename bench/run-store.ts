@@ -1,0 +1,213 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../src/app.js';
+import { loadMapping } from '../src/mapping/load-mapping.js';
+import type { BenchDataset } from './datasets.js';
+import { concurrencyFits, concurrentFloor, concurrentServer, get, interference, sequential, waitIdle, type ConcurrentResult, type SkippedRun } from './measure.js';
+import { percentile } from './stats.js';
+import type { BenchOptions, StoreKind } from './options.js';
+import { groupWaves, recordingStore, type RecordedQuery, type Wave } from './recording-store.js';
+import type { ShapeResult, StoreResult } from './results.js';
+import { ServerRefused, startServer, type ServerProcess } from './server-process.js';
+import { errorDetail, NotAvailable, SHAPES, type Shape, type ShapeContext } from './shapes.js';
+import { embeddedServerConfig, embeddedStore, virtuosoStore, type BenchStore } from './stores.js';
+
+export const MAPPING = new URL('../mappings/sample.yaml', import.meta.url).pathname;
+/**
+ * The response cache's dataset option. The cache is built on another branch; until it is merged
+ * the server refuses the key and the cache figure is reported as n/a with the server's message.
+ */
+export const CACHE_OPTION = { cacheTtlSeconds: 60 };
+
+const log = (line: string) => console.error(`[bench ${(performance.now() / 1000).toFixed(1)}s] ${line}`);
+
+/**
+ * Every figure for one store at one size: starts the store and the server (a child process),
+ * learns each shape's SPARQL through a recording app on the same store, then measures the
+ * server and the floor side by side, and the store-specific figures.
+ */
+export async function benchStore(kind: StoreKind, dataset: BenchDataset, options: BenchOptions, workDir: string, virtuosoTools?: { binary: string; isql: string }): Promise<StoreResult> {
+  const mapping = await loadMapping(MAPPING);
+  let store: BenchStore | undefined;
+  let server: ServerProcess | undefined;
+  let recorder: Server | undefined;
+  try {
+    if (kind === 'virtuoso') {
+      log(`${dataset.size} virtuoso: starting, bulk-loading ${dataset.triples} triples`);
+      store = await virtuosoStore(dataset, virtuosoTools!);
+      log(`${dataset.size} virtuoso: loaded in ${store.loadMs} ms`);
+    }
+    // The embedded server loads alone, so its load time and memory are its own.
+    server = await startServer({ mapping: MAPPING, ...(store?.serverConfig ?? embeddedServerConfig(dataset)) }, workDir);
+    const afterLoad = await server.memory();
+    const embeddedLoadMs = server.loadMs;
+    log(`${dataset.size} ${kind}: server ${server.url} ready${server.loadMs === undefined ? '' : `, store loaded in ${server.loadMs} ms`}, RSS ${mb(afterLoad.rss)}`);
+    store ??= await embeddedStore(dataset);
+
+    const queries: RecordedQuery[] = [];
+    const app = createApp({ datasets: [{ name: 'bench', mapping, store: recordingStore(store.store, queries), linkBase: '' }] });
+    recorder = await new Promise<Server>((resolve) => {
+      const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    const recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
+    const base = server.url;
+    const context: ShapeContext = { dataset, get: (path, accept = 'application/vnd.api+json') => get(base, path, accept) };
+
+    // The idle time of a quick request, to tell when the backlog of a concurrent run is gone.
+    const probePath = `/trade-activities/${dataset.activityIds[0]}`;
+    const probe = async () => (await get(base, probePath, 'application/vnd.api+json')).ms;
+    for (let i = 0; i < 5; i++) await probe();
+    const idle: number[] = [];
+    for (let i = 0; i < 5; i++) idle.push(await probe());
+    const idleMs = percentile(idle, 50);
+    const settle = async () => {
+      const waited = await waitIdle(probe, idleMs);
+      if (waited > 1000) log(`${dataset.size} ${kind}: waited ${(waited / 1000).toFixed(1)} s for the server to finish abandoned requests`);
+    };
+
+    const shapes: ShapeResult[] = [];
+    const urlsByShape = new Map<string, string[]>();
+    for (const shape of SHAPES) {
+      const { result, urls } = await benchShape(shape, context, { base, recorderUrl, queries, send: store.send, options, settle });
+      if (urls) urlsByShape.set(shape.key, urls);
+      log(`${dataset.size} ${kind}: ${shape.label}: ${result.status === 'ok' ? `p50 ${result.sequential.server.p50.toFixed(1)} ms, floor ${result.sequential.floor.p50.toFixed(1)} ms` : `n/a (${result.reason})`}`);
+      shapes.push(result);
+    }
+
+    const single = urlsByShape.get('single');
+    const slow = urlsByShape.get('sorted-to-many');
+    const interferenceResult = single && slow
+      ? await interference(
+          async (i) => (await get(base, single[i % single.length]!, 'application/vnd.api+json')).ms,
+          async (i) => void (await get(base, slow[i % slow.length]!, 'application/vnd.api+json')),
+          options.smoke ? 5 : 100,
+        )
+      : { na: 'needs the single-resource and sorted-by-concerns.label shapes' };
+    const memory = { afterLoad: afterLoad.rss, peak: (await server.memory()).peakRss };
+    await server.stop();
+    server = undefined;
+
+    log(`${dataset.size} ${kind}: interference measured; cache run`);
+    const cache = single ? await cachedRequest(store, single[0]!, workDir, options) : { na: 'needs the single-resource shape' };
+    return {
+      store: kind,
+      size: dataset.size,
+      triples: dataset.triples,
+      description: store.store.description,
+      loadMs: (kind === 'virtuoso' ? store.loadMs : embeddedLoadMs) ?? Number.NaN,
+      memory,
+      ...(store.version && { version: store.version }),
+      ...(store.settings && { settings: store.settings }),
+      shapes,
+      interference: interferenceResult,
+      cache,
+    };
+  } finally {
+    await server?.stop();
+    await new Promise((resolve) => (recorder ? recorder.close(resolve) : resolve(undefined)));
+    await store?.stop();
+  }
+}
+
+interface ShapeRun {
+  readonly base: string;
+  readonly recorderUrl: string;
+  readonly queries: RecordedQuery[];
+  readonly send: (query: string) => Promise<unknown>;
+  readonly options: BenchOptions;
+  /** Waits until the server is idle again after a concurrent run. */
+  readonly settle: () => Promise<void>;
+}
+
+/** One shape on one store: n/a when the server refuses it, otherwise sequential, concurrent and floor figures. */
+async function benchShape(shape: Shape, context: ShapeContext, run: ShapeRun): Promise<{ result: ShapeResult; urls?: string[] }> {
+  const { key, label } = shape;
+  const na = (reason: string) => ({ result: { key, label, status: 'n/a' as const, reason } });
+  let urls: string[];
+  try {
+    urls = (await shape.urls(context)).slice(0, run.options.maxRotation);
+  } catch (error) {
+    if (error instanceof NotAvailable) return na(error.message);
+    throw error;
+  }
+  const first = await get(run.base, urls[0]!, shape.accept);
+  if (first.status !== 200) return na(`HTTP ${first.status}${errorDetail(first.body)}`);
+  const lack = shape.lacks?.(first.body);
+  if (lack) return na(lack);
+
+  // The exact SPARQL of every URL of the rotation, and which queries went out together.
+  const waves: Wave[][] = [];
+  for (const url of urls) {
+    run.queries.length = 0;
+    const recorded = await get(run.recorderUrl, url, shape.accept);
+    if (recorded.status !== 200) return na(`recording ${url}: HTTP ${recorded.status}${errorDetail(recorded.body)}`);
+    waves.push(groupWaves(run.queries));
+  }
+  const replay = async (i: number) => {
+    for (const wave of waves[i % waves.length]!) await Promise.all(wave.map(run.send));
+  };
+  const hasCount = typeof (first.body as { meta?: { count?: unknown } }).meta?.count === 'number';
+  const { options } = run;
+  try {
+    const seq = await sequential({
+      warmup: Math.min(urls.length, options.smoke ? 1 : 10),
+      iterations: options.iterations,
+      budgetMs: options.sequentialBudgetSeconds * 1000,
+      server: (i) => get(run.base, urls[i % urls.length]!, shape.accept),
+      floor: replay,
+    });
+    const seconds = options.durationSeconds;
+    const p50 = seq.server.p50;
+    const skip = (connections: number): SkippedRun => ({ connections, skipped: `p50 ${(p50 / 1000).toFixed(1)} s × ${connections} connections is more than a ${seconds} s run can measure` });
+    const concurrent: (ConcurrentResult | SkippedRun)[] = [];
+    for (const connections of options.connections) {
+      if (!concurrencyFits(p50, connections, seconds)) {
+        concurrent.push(skip(connections));
+        continue;
+      }
+      concurrent.push(await concurrentServer(run.base, urls, shape.accept, connections, seconds));
+      await run.settle();
+    }
+    const floorConnections = options.connections[0]!;
+    const floorConcurrent = concurrencyFits(seq.floor.p50, floorConnections, seconds) ? await concurrentFloor(replay, urls.length, floorConnections, seconds) : skip(floorConnections);
+    const result: ShapeResult = {
+      key,
+      label,
+      status: 'ok',
+      rotation: urls.length,
+      example: urls[0]!,
+      waves: waves[0]!.map((wave) => wave.length),
+      queryBudget: 2 + (hasCount ? 1 : 0) + shape.includeLevels,
+      sequential: seq,
+      concurrent,
+      floorConcurrent,
+    };
+    return { result, urls };
+  } catch (error) {
+    return na(`failed while measuring: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The repeated identical request with the response cache on: a server started with the cache
+ * option (n/a when this server doesn't know it yet), one URL, the first connection count.
+ */
+async function cachedRequest(store: BenchStore, path: string, workDir: string, options: BenchOptions): Promise<StoreResult['cache']> {
+  let server: ServerProcess;
+  try {
+    server = await startServer({ mapping: MAPPING, ...store.serverConfig, ...CACHE_OPTION }, workDir);
+  } catch (error) {
+    if (error instanceof ServerRefused) return { na: `the server refused ${JSON.stringify(CACHE_OPTION)}: ${error.message}` };
+    throw error;
+  }
+  try {
+    const warm = await get(server.url, path, 'application/vnd.api+json');
+    if (warm.status !== 200) return { na: `HTTP ${warm.status}${errorDetail(warm.body)}` };
+    const { connections, requestsPerSecond, p50, p99, failed } = await concurrentServer(server.url, [path], 'application/vnd.api+json', options.connections[0]!, options.durationSeconds);
+    return { connections, requestsPerSecond, p50, p99, failed };
+  } finally {
+    await server.stop();
+  }
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;

@@ -1,0 +1,93 @@
+/**
+ * The benchmark of issue 5: `npm run bench -- [--size 10k|100k|1m] [--store embedded|virtuoso] [--smoke]`.
+ * Prints a markdown report on stdout (progress goes to stderr), writes the raw JSON and a chart
+ * under bench/results/. See the README's "Performance" section for what each figure means.
+ */
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderChart } from './chart.js';
+import { benchDataset } from './datasets.js';
+import { machineInfo } from './machine.js';
+import { parseBenchOptions, SIZES, USAGE, type StoreKind } from './options.js';
+import { renderRun } from './report.js';
+import type { RunResult, StoreResult } from './results.js';
+import { benchStore } from './run-store.js';
+import { virtuosoTools } from './stores.js';
+
+const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
+
+const parsed = parseBenchOptions(process.argv.slice(2));
+if (typeof parsed === 'string' || 'help' in parsed) {
+  (typeof parsed === 'string' ? console.error : console.log)(typeof parsed === 'string' ? `${parsed}\n${USAGE}` : USAGE);
+  process.exit(typeof parsed === 'string' ? 2 : 0);
+}
+const options = parsed;
+// Ctrl-C: exit through 'exit', whose handlers stop the server processes and Virtuoso this run started.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+const started = performance.now();
+const tools = virtuosoTools();
+const skipped: { store: StoreKind; reason: string }[] = [];
+const stores = options.stores.filter((store) => {
+  if (store !== 'virtuoso' || !('missing' in tools)) return true;
+  skipped.push({ store, reason: tools.missing });
+  console.error(`\n!!! SKIPPED the Virtuoso part of the benchmark: ${tools.missing}\n`);
+  if (options.storesExplicit) process.exitCode = 1;
+  return false;
+});
+
+const workDir = await mkdtemp(join(tmpdir(), 'sparql-jsonapi-bench-'));
+await mkdir(RESULTS, { recursive: true });
+try {
+  for (const size of options.sizes) {
+    const loadAtStart = loadavg()[0]!;
+    const dataset = await benchDataset(size);
+    console.error(`[bench] ${size}: ${dataset.triples} triples (${dataset.activities} activities) in ${dataset.file}${dataset.generatedMs ? `, generated in ${dataset.generatedMs} ms` : ''}`);
+    const results: StoreResult[] = [];
+    const failures = [...skipped];
+    for (const store of stores) {
+      try {
+        results.push(await benchStore(store, dataset, options, workDir, 'missing' in tools ? undefined : tools));
+      } catch (error) {
+        // One store failing (Virtuoso would not start, say) still leaves the other's figures.
+        console.error(`\n!!! ${size} ${store} FAILED: ${(error as Error).stack ?? error}\n`);
+        failures.push({ store, reason: `failed: ${(error as Error).message}` });
+        process.exitCode = 1;
+      }
+    }
+    const date = new Date().toISOString();
+    const run: RunResult = {
+      date,
+      machine: machineInfo(results.find((r) => r.version)?.version),
+      size,
+      smoke: options.smoke,
+      settings: { durationSeconds: options.durationSeconds, iterations: options.iterations, connections: options.connections, serverProcess: 'child process: node --import tsx src/cli.ts serve --config …' },
+      stores: results,
+      loadAverage: { start: loadAtStart, end: loadavg()[0]! },
+      skipped: failures,
+    };
+    const name = options.smoke ? `smoke-${size}` : `${date.slice(0, 10)}-${size}`;
+    await writeFile(join(RESULTS, `${name}.json`), `${JSON.stringify(run, null, 1)}\n`);
+    if (!options.smoke) await writeFile(join(RESULTS, `latest-${size}.json`), `${JSON.stringify(run, null, 1)}\n`);
+    console.log(renderRun(run));
+  }
+  // The chart shows the latest full run of every size (runs of one size at a time add up).
+  const runs = options.smoke
+    ? [JSON.parse(await readFile(join(RESULTS, 'smoke-10k.json'), 'utf8')) as RunResult]
+    : await latestRuns();
+  const chart = join(RESULTS, options.smoke ? 'smoke.svg' : 'latest.svg');
+  await writeFile(chart, renderChart(runs));
+  console.log(`Raw figures in ${RESULTS}, chart in ${chart}; ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+} finally {
+  await rm(workDir, { recursive: true, force: true });
+}
+
+async function latestRuns(): Promise<RunResult[]> {
+  const files = new Set(await readdir(RESULTS));
+  const runs: RunResult[] = [];
+  for (const size of SIZES) {
+    if (files.has(`latest-${size}.json`)) runs.push(JSON.parse(await readFile(join(RESULTS, `latest-${size}.json`), 'utf8')) as RunResult);
+  }
+  return runs;
+}

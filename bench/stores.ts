@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import { copyFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
+import SimpleClient from 'sparql-http-client/SimpleClient.js';
+import { findExecutable, startLocalVirtuoso } from '../scripts/virtuoso-local.js';
+import { createHttpStore } from '../src/store/http-store.js';
+import { createOxigraphStore } from '../src/store/oxigraph-store.js';
+import type { Store } from '../src/store/store.js';
+import type { BenchDataset } from './datasets.js';
+import type { StoreKind } from './options.js';
+
+export const BENCH_GRAPH = 'http://linkedeconomy.org/graph/bench';
+/** Threads of the embedded store, in the server and in the floor's copy alike (the server's default). */
+export const EMBEDDED_WORKERS = 2;
+/** The server's http-store sends longer queries as POST; the floor does the same (src/store/http-store.ts). */
+const MAX_GET_QUERY_LENGTH = 1500;
+
+/** A store loaded with one dataset: what the server's config needs, and the floor's direct line to it. */
+export interface BenchStore {
+  readonly kind: StoreKind;
+  /** The dataset entry of the server's config file (without the mapping). */
+  readonly serverConfig: Record<string, unknown>;
+  /** The store the recording app runs on: the same adapter and settings as the server's. */
+  readonly store: Store;
+  /** Sends one query straight to the store and waits for the whole answer: the floor. */
+  readonly send: (query: string) => Promise<unknown>;
+  /** Bulk load time (Virtuoso); the embedded store's load time comes from the server's log. */
+  readonly loadMs?: number;
+  readonly version?: string;
+  /** The tuned settings in force, for the report. */
+  readonly settings?: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** Where `virtuoso-t` and `isql` are, or why the Virtuoso part can't run. */
+export function virtuosoTools(): { binary: string; isql: string } | { missing: string } {
+  const binary = process.env.VIRTUOSO_T || findExecutable('virtuoso-t');
+  const isql = findExecutable('isql-vt') ?? findExecutable('isql');
+  if (!binary || !isql) return { missing: 'no virtuoso-t/isql-vt on PATH (apt-get install virtuoso-opensource-7-bin)' };
+  return { binary, isql };
+}
+
+/** The server's dataset entry for the embedded store: the generated file, the default worker count. */
+export const embeddedServerConfig = (dataset: BenchDataset) => ({ data: [dataset.file], workers: EMBEDDED_WORKERS });
+
+/**
+ * The floor's copy of the embedded store: the same files and worker count as the server's, in
+ * this process. Its floor is `Store.select` (worker hop, Oxigraph, result parsing): an in-process
+ * store has no wire to stop at.
+ */
+export async function embeddedStore(dataset: BenchDataset): Promise<BenchStore> {
+  const store = await createOxigraphStore({ files: [dataset.file], workers: EMBEDDED_WORKERS });
+  return {
+    kind: 'embedded',
+    serverConfig: embeddedServerConfig(dataset),
+    store,
+    send: (query) => store.select(query),
+    stop: () => store.close(),
+  };
+}
+
+/**
+ * A fresh local Virtuoso (scripts/virtuoso-local.ts: the tuned ini of the Virtuoso issue) with
+ * `dataset` put in {@link BENCH_GRAPH} by Virtuoso's bulk loader (`ld_dir` + `rdf_loader_run`,
+ * from a copy of the file inside the database folder, which DirsAllowed lists), then checkpointed.
+ * The floor sends each query as the server's http-store does (same client, method, headers and
+ * `default-graph-uri`) and reads the body without parsing it.
+ */
+export async function virtuosoStore(dataset: BenchDataset, tools: { binary: string; isql: string }): Promise<BenchStore> {
+  const local = await startLocalVirtuoso(tools.binary, tools.isql);
+  try {
+    const endpointUrl = `http://127.0.0.1:${local.httpPort}/sparql`;
+    const copy = join(local.dir, basename(dataset.file));
+    await copyFile(dataset.file, copy);
+    const started = performance.now();
+    await isql(tools.isql, local.sqlPort, `ld_dir('${local.dir}', '${basename(copy)}', '${BENCH_GRAPH}'); rdf_loader_run(); checkpoint;`);
+    const loadMs = Math.round(performance.now() - started);
+    const failed = await isql(tools.isql, local.sqlPort, 'SELECT ll_file, ll_error FROM DB.DBA.LOAD_LIST WHERE ll_error IS NOT NULL;');
+    if (/\.nt/.test(failed)) throw new Error(`Virtuoso's bulk loader failed: ${failed.trim()}`);
+    const store = createHttpStore({ endpointUrl, graph: BENCH_GRAPH, timeoutMs: 300_000 });
+    const [row] = await store.select('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }');
+    const loaded = Number(row?.n?.value);
+    if (loaded !== dataset.triples) throw new Error(`Virtuoso holds ${loaded} triples after the bulk load, expected ${dataset.triples}`);
+    // Node's fetch, as the server's http-store passes it (sparql-http-client's default is another client).
+    const client = new SimpleClient({ endpointUrl, fetch: (input, init) => fetch(input, init) });
+    const send = async (query: string) => {
+      const response = await client.query.select(query, { operation: query.length > MAX_GET_QUERY_LENGTH ? 'postUrlencoded' : 'get', defaultGraph: BENCH_GRAPH });
+      const body = await response.text();
+      if (!response.ok) throw new Error(`Virtuoso answered HTTP ${response.status}: ${body.slice(0, 200)}`);
+      return body;
+    };
+    const version = await promisify(execFile)(tools.binary, ['-?']).then(
+      ({ stdout, stderr }) => versionOf(stdout + stderr),
+      (e: { stdout?: string; stderr?: string }) => versionOf(`${e.stdout ?? ''}${e.stderr ?? ''}`),
+    );
+    return {
+      kind: 'virtuoso',
+      serverConfig: { endpoint: endpointUrl, graph: BENCH_GRAPH, timeoutMs: 300_000 },
+      store,
+      send,
+      loadMs,
+      version,
+      settings: await virtuosoSettings(tools.isql, local.sqlPort),
+      stop: local.stop,
+    };
+  } catch (error) {
+    await local.stop();
+    throw error;
+  }
+}
+
+function versionOf(text: string): string {
+  return /Version (\S+)/.exec(text)?.[1] ?? 'unknown version';
+}
+
+/** The ini settings that matter for speed, as the running server reads them. */
+async function virtuosoSettings(isqlPath: string, port: number): Promise<Record<string, string>> {
+  const keys = [
+    ['Parameters', 'NumberOfBuffers'], ['Parameters', 'MaxDirtyBuffers'], ['Parameters', 'MaxSortedTopRows'], ['Parameters', 'VectorSize'],
+    ['Parameters', 'ThreadsPerQuery'], ['Parameters', 'MaxQueryMem'], ['HTTPServer', 'ServerThreads'], ['SPARQL', 'ResultSetMaxRows'],
+  ];
+  const settings: Record<string, string> = {};
+  for (const [section, key] of keys) {
+    const output = await isql(isqlPath, port, `SELECT cfg_item_value(virtuoso_ini_path(), '${section}', '${key}');`);
+    settings[`${section}.${key}`] = /\n\s*([^\s\n]+)\s*\n\s*1 Rows/.exec(output)?.[1] ?? '?';
+  }
+  return settings;
+}
+
+/** Runs SQL through isql; isql exits 0 even when a statement fails, so its output is checked. */
+async function isql(isqlPath: string, port: number, sql: string): Promise<string> {
+  const { stdout, stderr } = await promisify(execFile)(isqlPath, [`127.0.0.1:${port}`, 'dba', 'dba', `exec=${sql}`], { maxBuffer: 16 * 1024 * 1024 });
+  const output = stdout + stderr;
+  if (/\*\*\* Error/.test(output)) throw new Error(`isql: ${sql}: ${output.trim().slice(0, 500)}`);
+  return output;
+}
