@@ -7,7 +7,7 @@ import { rowKeyValues } from './sparql/keyset-clause.js';
 import { buildCountQuery, buildListQuery, type ListRequest, type Window } from './sparql/list-query.js';
 import { toText } from './sparql/to-text.js';
 import type { PageParts } from './shape/documents.js';
-import { cursorLinks, offsetLinks, type PageBase } from './shape/page-links.js';
+import { cursorLinks, offsetLinks, requestLink, type PageBase } from './shape/page-links.js';
 import { membersOf, type Member } from './shape/resource-objects.js';
 import type { QueryRecorder } from './store/query-recorder.js';
 
@@ -50,9 +50,10 @@ export async function listPage(mapping: Mapping, request: ListRequest, paging: P
  */
 async function cursorPage(mapping: Mapping, request: ListRequest, paging: Paging, store: QueryRecorder, base: PageBase): Promise<ListPage> {
   const { page, after, before } = paging;
+  const skip = page.kind === 'cursor' ? (page.skip ?? 0) : 0;
   const fromEnd = before !== undefined && after === undefined;
   const [rows, total] = await Promise.all([
-    store.select(toText(buildListQuery(mapping, request, { limit: page.size + 1, offset: 0 }, { after, before, fromEnd }))),
+    store.select(toText(buildListQuery(mapping, request, { limit: page.size + 1, offset: skip }, { after, before, fromEnd }))),
     paging.count ? countOf(mapping, request, store) : undefined,
   ]);
   if (request.parent && rows.length === 0 && (paging.count ? total : await countOf(mapping, request, store)) === undefined) {
@@ -66,7 +67,8 @@ async function cursorPage(mapping: Mapping, request: ListRequest, paging: Paging
   const cursors = members.map((m) => encodeCursor(list, { values: rowKeyValues(request.sort, rowOf.get(m.iri)!), id: m.id, inclusive: false }));
   const reopened = (cursor?: Cursor) => cursor && encodeCursor(list, { ...cursor, inclusive: true });
   const more = found.length > page.size;
-  const links = cursorLinks(base, { first: cursors[0], last: cursors.at(-1), more, after: reopened(after), before: reopened(before) });
+  const jumpedFrom = skip > 0 ? requestLink(base, [['number', String(skip / page.size - 1)]]) : undefined;
+  const links = cursorLinks(base, { first: cursors[0], last: cursors.at(-1), more, after: reopened(after), before: reopened(before), ...(jumpedFrom && { jumpedFrom }) });
   const meta = { ...(total !== undefined && { total }), ...(after && before && more && { rangeTruncated: true }) };
   return { members, parts: { links, profile: CURSOR_PAGINATION_PROFILE, cursors, ...(Object.keys(meta).length > 0 && { meta: { page: meta } }) } };
 }

@@ -16,11 +16,12 @@ export const CURSOR_PAGINATION_PROFILE = 'https://jsonapi.org/profiles/ethanresn
  * Which page of an ordered list to answer with:
  * - `offset`: `page[number]` (0-based, as mu-cl-resources) of `size` resources;
  * - `cursor`: the cursor pagination profile, `size` resources after and/or before a cursor
- *   (still opaque here; `cursor.ts` decodes it against the sort).
+ *   (still opaque here; `cursor.ts` decodes it against the sort), or, when the profile is asked
+ *   for with `page[number]`, from `skip` resources on: a jump into the list that then goes on by cursor.
  */
 export type PageRequest =
   | { readonly kind: 'offset'; readonly number: number; readonly size: number }
-  | { readonly kind: 'cursor'; readonly size: number; readonly after?: string; readonly before?: string };
+  | { readonly kind: 'cursor'; readonly size: number; readonly after?: string; readonly before?: string; readonly skip?: number };
 
 /**
  * Reads the `page` family. Without cursors it is offset pagination, page 0 of the default size,
@@ -50,11 +51,10 @@ export function parsePage(parameters: readonly FamilyParameter[], limits: PageLi
     return { kind: 'cursor', size, ...(after !== undefined && { after }), ...(before !== undefined && { before }) };
   }
   const numberValue = raw.get('number');
-  if (cursorProfile) {
-    if (numberValue !== undefined) throw badParameter('page[number]', `page[number] is offset pagination; this request asks for the cursor pagination profile (Accept: ...; profile="${CURSOR_PAGINATION_PROFILE}"), whose pages go by page[after] and page[before].`);
-    return { kind: 'cursor', size };
-  }
-  return { kind: 'offset', number: numberValue === undefined ? 0 : positiveInteger('page[number]', numberValue, 0), size };
+  const number = numberValue === undefined ? 0 : positiveInteger('page[number]', numberValue, 0);
+  // With the profile, page[number] jumps into the list; the page's cursors go on from there.
+  if (cursorProfile) return { kind: 'cursor', size, ...(number > 0 && { skip: number * size }) };
+  return { kind: 'offset', number, size };
 }
 
 function positiveInteger(parameter: string, value: string, min: number): number {

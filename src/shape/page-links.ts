@@ -44,6 +44,8 @@ export interface CursorPageEdges {
   readonly after?: string;
   /** Given when the request had `page[before]`: a cursor for "from that item on". */
   readonly before?: string;
+  /** Given when the page was reached by `page[number]` (a jump): the page before it, by number, for when this one is empty. */
+  readonly jumpedFrom?: string;
 }
 
 /**
@@ -58,7 +60,10 @@ export interface CursorPageEdges {
 export function cursorLinks(base: PageBase, edges: CursorPageEdges): PageLinks {
   const link = (member: 'after' | 'before', cursor: string) => requestLink(base, [[member, cursor]]);
   const fromEnd = edges.before !== undefined && edges.after === undefined;
-  const prev = edges.after !== undefined ? link('before', edges.first ?? edges.after) : fromEnd && edges.more ? link('before', edges.first!) : null;
+  const prev = edges.after !== undefined
+    ? link('before', edges.first ?? edges.after)
+    : fromEnd && edges.more ? link('before', edges.first!)
+      : edges.jumpedFrom !== undefined ? (edges.first !== undefined ? link('before', edges.first) : edges.jumpedFrom) : null;
   const next = edges.before !== undefined ? link('after', edges.last ?? edges.before) : edges.more ? link('after', edges.last!) : null;
   return { first: requestLink(base, []), prev, next };
 }

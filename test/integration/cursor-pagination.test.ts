@@ -224,13 +224,26 @@ describeEachStore('cursor pagination: bad cursors, and the profile in content ne
     expect((await h().api.get(`/concepts/01/narrower-concepts?page[after]=${concept}`)).status).toBe(200);
   });
 
-  it('page[number] is offset pagination: not with a cursor, nor when the request asks for the profile', async () => {
-    const cursor = await realCursor();
-    for (const [query, headers] of [[`page[number]=1&page[after]=${cursor}`, undefined], ['page[number]=1', CURSOR_ACCEPT]] as const) {
-      const response = await h().api.get(`/trade-activities?${query}`, headers);
-      expect(response.status, query).toBe(400);
-      expect(response.body.errors[0].source).toEqual({ parameter: 'page[number]' });
-    }
+  it('page[number] is offset pagination: not with a cursor', async () => {
+    const response = await h().api.get(`/trade-activities?page[number]=1&page[after]=${await realCursor()}`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].source).toEqual({ parameter: 'page[number]' });
+  });
+
+  it('with the profile asked for, page[number] jumps into the list: a cursor page from there, going on by cursor both ways', async () => {
+    const order = oracle.order('concepts', oracle.members('concepts'), '-label');
+    const jump = await h().api.get('/concepts?sort=-label&page[size]=3&page[number]=2', CURSOR_ACCEPT);
+    expect(jump.headers.get('content-type')).toBe(CURSOR_PAGE);
+    expect(ids(jump)).toEqual(order.slice(6, 9));
+    const after = await walk(h().api, jump.body.links.next, 'next', 3);
+    expect(after.flatMap((p) => p.ids)).toEqual(order.slice(9));
+    const before = await walk(h().api, jump.body.links.prev, 'prev', 3);
+    expect(before.reverse().flatMap((p) => p.ids)).toEqual(order.slice(0, 6));
+    // A jump past the end is empty, and its prev goes back by number.
+    const past = await h().api.get('/concepts?sort=-label&page[size]=3&page[number]=40', CURSOR_ACCEPT);
+    expect(ids(past)).toEqual([]);
+    expect(past.body.links.next).toBeNull();
+    expect(past.body.links.prev).toBe('/concepts?sort=-label&page%5Bnumber%5D=39&page%5Bsize%5D=3');
   });
 
   it('a cursor page applies the profile: the Content-Type says so, Vary says Accept', async () => {

@@ -18,6 +18,9 @@ describe('parsePage: cursor pages', () => {
     // With the profile asked for in Accept, the first page is a cursor page too.
     { query: {}, profile: true, expected: { kind: 'cursor', size: 20 } },
     { query: { size: '7' }, profile: true, expected: { kind: 'cursor', size: 7 } },
+    // With the profile, page[number] jumps: the cursor page starts after number × size resources.
+    { query: { number: '0' }, profile: true, expected: { kind: 'cursor', size: 20 } },
+    { query: { number: '2', size: '7' }, profile: true, expected: { kind: 'cursor', size: 7, skip: 14 } },
     { query: { after: '' }, profile: true, expected: { kind: 'cursor', size: 20, after: '' } },
     // Without it, no cursor means offset pagination.
     { query: { size: '7' }, profile: false, expected: { kind: 'offset', number: 0, size: 7 } },
@@ -27,7 +30,7 @@ describe('parsePage: cursor pages', () => {
 
   it.each<{ query: Record<string, string>; profile: boolean; parameter: string; detail: RegExp }>([
     { query: { number: '1', after: 'A' }, profile: false, parameter: 'page[number]', detail: /cannot be combined with page\[after\]/ },
-    { query: { number: '0' }, profile: true, parameter: 'page[number]', detail: /asks for the cursor pagination profile/ },
+    { query: { number: '-1' }, profile: true, parameter: 'page[number]', detail: /non-negative integer/ },
     { query: { after: 'A', size: '101' }, profile: false, parameter: 'page[size]', detail: /100 is the maximum/ },
     { query: { size: '0' }, profile: true, parameter: 'page[size]', detail: /positive integer/ },
   ])('$query (profile asked: $profile) is a 400 naming $parameter', ({ query, profile, parameter, detail }) => {
