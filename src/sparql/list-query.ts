@@ -105,10 +105,10 @@ export function buildCountQuery(mapping: Mapping, request: ListRequest): SelectQ
 /** The members of the list, their filters and `extra` patterns (sort keys), hung off the parent if any. */
 function listPatterns(mapping: Mapping, request: ListRequest, extra: Pattern[]): Pattern[] {
   const { type, parent } = request;
-  // Filters go in one group with the member patterns: they need ?s bound there, and must not
+  // Membership and filters go in one group: the filters need ?s bound there, and no FILTER may
   // share a group with the sort BINDs (Virtuoso loses such a FILTER).
-  const filters = filterPatterns(mapping, type, request.filters, SUBJECT);
-  const own = filters.length > 0 ? [{ type: 'group' as const, patterns: [...memberPatterns(type, SUBJECT), ...filters] }] : memberPatterns(type, SUBJECT);
+  const patterns = [...memberPatterns(type, SUBJECT), ...filterPatterns(mapping, type, request.filters, SUBJECT)];
+  const own: Pattern[] = patterns.some((p) => p.type === 'filter') ? [{ type: 'group', patterns }] : patterns;
   const members: Pattern[] = [...own, ...extra];
   return parent ? [...lookupPatterns(parent.type, parent.lookup, PARENT), optional(bgp(link(parent.relationship, PARENT, SUBJECT)), ...members)] : members;
 }

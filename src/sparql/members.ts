@@ -17,8 +17,11 @@ export function memberPatterns(type: ResourceType, subject: VariableTerm): Patte
   const test = id.kind === 'template'
     ? op('regex', str(subject), literal(`^${escapeRegex(id.prefix)}[0-9a-f]+${escapeRegex(id.suffix)}$`))
     : id.base === '' ? op('isiri', subject) : op('&&', op('strstarts', str(subject), literal(id.base)), op('>', op('strlen', str(subject)), integer(id.base.length)));
-  // The FILTER gets a group of its own: Virtuoso loses a FILTER that shares its group with a BIND.
-  return [{ type: 'group', patterns: [classAndId, filter(test)] }];
+  // Flat, not a group of its own: inside an EXISTS or an OPTIONAL, a sub-group is evaluated on its
+  // own (every member of the type) before the join, which made a filter through a relationship
+  // cost the whole type per resource on Oxigraph. The list query groups its own member patterns
+  // (see list-query.ts), where sort BINDs would share the group.
+  return [classAndId, filter(test)];
 }
 
 /**
