@@ -146,7 +146,9 @@ async function benchShape(shape: Shape, context: ShapeContext, run: ShapeRun): P
   const replay = async (i: number) => {
     for (const wave of waves[i % waves.length]!) await Promise.all(wave.map(run.send));
   };
-  const hasCount = typeof (first.body as { meta?: { count?: unknown } }).meta?.count === 'number';
+  // An offset page counts in meta.count, a cursor page in meta.page.total.
+  const meta = (first.body as { meta?: { count?: unknown; page?: { total?: unknown } } }).meta;
+  const hasCount = typeof meta?.count === 'number' || typeof meta?.page?.total === 'number';
   const { options } = run;
   try {
     const seq = await sequential({
