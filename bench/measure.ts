@@ -14,11 +14,13 @@ export interface Fetched {
  * GETs `base + path` over the process's keep-alive pool (Node's fetch) and reads the whole body;
  * the time runs from the call until the last byte.
  *
+ * `signal` aborts it (a time limit for requests that may never end in a useful time).
+ *
  * @example const { status, ms, timing } = await get('http://127.0.0.1:3000', '/concepts', 'application/vnd.api+json');
  */
-export async function get(base: string, path: string, accept: string): Promise<Fetched> {
+export async function get(base: string, path: string, accept: string, signal?: AbortSignal): Promise<Fetched> {
   const start = performance.now();
-  const response = await fetch(base + path, { headers: { accept } });
+  const response = await fetch(base + path, { headers: { accept }, ...(signal && { signal }) });
   const text = await response.text();
   const ms = performance.now() - start;
   const timing = parseServerTiming(response.headers.get('server-timing'));
@@ -209,27 +211,35 @@ export interface InterferenceResult {
   readonly delayP95: number;
 }
 
-/** Measures how much a slow request running in a loop delays a quick one. */
-export async function interference(quick: (i: number) => Promise<number>, slow: (i: number) => Promise<void>, iterations: number): Promise<InterferenceResult> {
+/**
+ * Measures how much a slow request running in a loop delays a quick one. When the quick
+ * requests are measured, the slow request in flight is aborted (it may take minutes); the caller
+ * stops the server afterwards, so no abandoned work reaches later figures.
+ */
+export async function interference(quick: (i: number) => Promise<number>, slow: (i: number, signal: AbortSignal) => Promise<void>, iterations: number): Promise<InterferenceResult> {
+  // Bounded in time too: queued behind slow requests, each quick one may wait long.
   const measure = async () => {
     const ms: number[] = [];
-    for (let i = 0; i < iterations; i++) ms.push(await quick(i));
+    const deadline = performance.now() + 60_000;
+    for (let i = 0; i < iterations && (i === 0 || performance.now() < deadline); i++) ms.push(await quick(i));
     return summarize(ms);
   };
   for (let i = 0; i < 5; i++) await quick(i);
   const alone = await measure();
-  let running = true;
+  const stop = new AbortController();
   let slowCompleted = 0;
   const loop = (async () => {
-    for (let i = 0; running; i++) {
-      await slow(i);
-      slowCompleted++;
+    for (let i = 0; !stop.signal.aborted; i++) {
+      await slow(i, stop.signal).then(
+        () => slowCompleted++,
+        () => undefined, // aborted at the end, or failed: the figure is the quick requests' latency
+      );
     }
   })();
   // Let the first slow request reach the store before measuring.
   await new Promise((resolve) => setTimeout(resolve, 20));
   const withSlow = await measure();
-  running = false;
+  stop.abort();
   await loop;
   return { alone, withSlow, slowCompleted, delayP50: withSlow.p50 - alone.p50, delayP95: withSlow.p95 - alone.p95 };
 }

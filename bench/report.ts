@@ -60,7 +60,7 @@ export function renderRun(run: RunResult): string {
     parts.push(`### ${result.store}: ${result.triples.toLocaleString('en')} triples`, '', `${result.description} · ${load} · ${memory}`, '');
     parts.push(storeTable(result, run.settings.connections), '');
     const extras = [
-      ['slow sort beside single resource', 'na' in result.interference ? `n/a: ${result.interference.na}` : `p50 ${fixed(result.interference.alone.p50)} → ${fixed(result.interference.withSlow.p50)} ms, p95 ${fixed(result.interference.alone.p95)} → ${fixed(result.interference.withSlow.p95)} ms (${result.interference.slowCompleted} sorts ran)`],
+      ['slow sort beside single resource', 'na' in result.interference ? `n/a: ${result.interference.na}` : `p50 ${fixed(result.interference.alone.p50)} → ${fixed(result.interference.withSlow.p50)} ms, p95 ${fixed(result.interference.alone.p95)} → ${fixed(result.interference.withSlow.p95)} ms (${result.interference.slowCompleted} sorts completed meanwhile)`],
       ['repeated identical request, cache on', 'na' in result.cache ? `n/a: ${result.cache.na}` : `${rate(result.cache.requestsPerSecond)} req/s at ${result.cache.connections} conn (p50 ${fixed(result.cache.p50)} ms, p99 ${fixed(result.cache.p99)} ms)`],
     ];
     parts.push(markdownTable(['figure', 'value'], extras), '');
