@@ -1,8 +1,8 @@
+import { closedPort } from '../support/closed-port.js';
 /**
  * `/metrics` (issue 5): Prometheus text, outside JSON:API negotiation; counters that move by
  * exactly what known requests should add; route labels that are URL shapes, never raw paths.
  */
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
@@ -87,11 +87,7 @@ describeEachStore('/metrics', (h) => {
 describe('/metrics: store failures are counted by outcome', () => {
   let api: ApiClient;
   beforeAll(async () => {
-    // A port nothing listens on: bind one, note it, release it.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((resolve) => probe.close(resolve));
+    const port = await closedPort();
     const store = createHttpStore({ endpointUrl: `http://127.0.0.1:${port}/sparql` });
     api = await ApiClient.listen(createApp({ datasets: [{ name: 'down', mapping, store, linkBase: '' }] }));
   });

@@ -1,5 +1,4 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { closedPort } from '../support/closed-port.js';
 import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
@@ -25,11 +24,7 @@ function expectStoreError(body: any, status: number) {
 describe('a store that is down', () => {
   let api: ApiClient;
   beforeAll(async () => {
-    // A port nothing listens on: bind one, note it, release it.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((resolve) => probe.close(resolve));
+    const port = await closedPort();
     api = await appOver(`http://127.0.0.1:${port}/sparql`);
   });
   afterAll(() => api.close());
