@@ -18,4 +18,4 @@ COPY data ./data
 # The image's own unprivileged user; the app only reads its files.
 USER node
 EXPOSE 3000
-CMD ["node", "dist/cli.js", "serve", "--mapping", "mappings/sample.yaml", "--data", "data/sample.ttl", "--port", "3000", "--host", "0.0.0.0"]
+CMD ["node", "dist/cli/bin.js", "serve", "--mapping", "mappings/sample.yaml", "--data", "data/sample.ttl", "--port", "3000", "--host", "0.0.0.0"]

@@ -62,7 +62,7 @@ try {
       machine: machineInfo(results.find((r) => r.version)?.version),
       size,
       smoke: options.smoke,
-      settings: { durationSeconds: options.durationSeconds, iterations: options.iterations, connections: options.connections, serverProcess: 'child process: node --import tsx src/cli.ts serve --config …' },
+      settings: { durationSeconds: options.durationSeconds, iterations: options.iterations, connections: options.connections, serverProcess: 'child process: node --import tsx src/cli/bin.ts serve --config …' },
       stores: results,
       loadAverage: { start: loadAtStart, end: loadavg()[0]! },
       skipped: failures,

@@ -38,7 +38,7 @@ export async function startServer(dataset: Record<string, unknown>, workDir: str
   const port = await freePort();
   const config = `${workDir}/server-${port}.json`;
   await writeFile(config, JSON.stringify({ port, host: '127.0.0.1', datasets: { bench: dataset } }, null, 1));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--config', config], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'serve', '--config', config], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

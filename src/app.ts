@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { corsHandler, type CorsOptions } from './http/cors.js';
-import type { Dataset } from './http/dataset.js';
+import type { Dataset } from './dataset.js';
 import { errorHandler, toJsonApiError } from './http/error-handler.js';
 import { jsonApiHandler } from './http/json-api-handler.js';
 import { Metrics } from './http/metrics.js';

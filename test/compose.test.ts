@@ -3,9 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { promisify, parseArgs } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { loadOptions, serveOptions } from '../src/cli-options.js';
-import { runLoad } from '../src/load/run-load.js';
+import { loadOptions, serveOptions } from '../src/cli/options.js';
+import { runLoad } from '../src/cli/load-command.js';
 import { findExecutable, startLocalVirtuoso, type LocalVirtuoso } from '../scripts/virtuoso-local.js';
+import { captureIo } from './support/cli-io.js';
 
 // docker-compose.yml and the Dockerfile cannot be run here (no Docker engine): this keeps them
 // honest by construction. Paths are relative to the repository root, where vitest runs.
@@ -24,11 +25,11 @@ const services = compose.services;
 const dockerfile = readFileSync('Dockerfile', 'utf8');
 const dockerignore = readFileSync('.dockerignore', 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
 
-/** Checks one `node dist/cli.js SUBCOMMAND ...` command line against the CLI's real option definitions. */
+/** Checks one `node dist/cli/bin.js SUBCOMMAND ...` command line against the CLI's real option definitions. */
 function checkCli(argv: string[]) {
-  expect(argv.slice(0, 2)).toEqual(['node', 'dist/cli.js']);
-  expect(JSON.parse(readFileSync('package.json', 'utf8')).bin['sparql-jsonapi']).toBe('dist/cli.js');
-  expect(existsSync('src/cli.ts'), 'dist/cli.js is built from src/cli.ts').toBe(true);
+  expect(argv.slice(0, 2)).toEqual(['node', 'dist/cli/bin.js']);
+  expect(JSON.parse(readFileSync('package.json', 'utf8')).bin['sparql-jsonapi']).toBe('dist/cli/bin.js');
+  expect(existsSync('src/cli/bin.ts'), 'dist/cli/bin.js is built from src/cli/bin.ts').toBe(true);
   const [command, ...args] = argv.slice(2);
   expect(['serve', 'load']).toContain(command);
   const options = command === 'serve' ? serveOptions : loadOptions;
@@ -134,8 +135,8 @@ describe.skipIf(skip && process.env.CI !== 'true')('compose commands against a l
     await run(shell!, shellArgs);
 
     const args = services.loader!.command!.slice(3).map((a) => a.replace('triplestore:8890', `127.0.0.1:${port}`));
-    const lines: string[] = [];
-    expect(await runLoad(args, { log: (l) => lines.push(l), error: (l) => lines.push(l) })).toBe(0);
-    expect(lines.at(-1)).toMatch(/^\d+ triples loaded in .* Graph Store Protocol\)$/);
+    const io = captureIo();
+    expect(await runLoad(args, io), io.err.join('\n')).toBe(0);
+    expect(io.out.at(-1)).toMatch(/^\d+ triples loaded in .* Graph Store Protocol\)$/);
   });
 });

@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Parser, type Quad, type Term } from 'n3';
 import { afterAll, describe, expect, test } from 'vitest';
-import { LoadError, loadFiles, type LoadProgress } from '../src/load/load-files.js';
-import { runLoad } from '../src/load/run-load.js';
+import { LoadError } from '../src/load/http.js';
+import { loadFiles, type LoadProgress } from '../src/load/load-files.js';
+import { runLoad } from '../src/cli/load-command.js';
 import { endpointOrSkip, startTestEndpoint } from './support/virtuoso.js';
+import { captureIo } from './support/cli-io.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/load/${name}`, import.meta.url));
 const SMALL = fixture('small.ttl');
@@ -134,8 +136,8 @@ describe.skipIf(!endpoint)('loadFiles against Virtuoso', () => {
   });
 
   test('a refused load is one clear line: status, endpoint, store message, no stack', async () => {
-    const lines: string[] = [];
-    const io = { log: (l: string) => lines.push(l), error: (l: string) => lines.push(l) };
+    const io = captureIo();
+    const lines = io.err;
     const wrong = new URL('/no-such-graph-store', e.endpointUrl).href;
     const code = await runLoad(['--endpoint', e.endpointUrl, '--graph-store', wrong, '--graph', e.graph, SMALL], io);
     expect(code).toBe(1);
@@ -153,11 +155,12 @@ describe.skipIf(!endpoint)('loadFiles against Virtuoso', () => {
 
 describe('runLoad usage', () => {
   test('bad usage prints the usage text and exits 2', async () => {
-    const errors: string[] = [];
-    const io = { log: () => undefined, error: (l: string) => errors.push(l) };
+    const io = captureIo();
+    const errors = io.err;
     expect(await runLoad([SMALL], io)).toBe(2);
     expect(await runLoad(['--endpoint', 'http://x/sparql', '--nope', SMALL], io)).toBe(2);
     expect(await runLoad(['--endpoint', 'http://x/sparql', '--batch-size', '0', SMALL], io)).toBe(2);
+    expect(errors).toHaveLength(3);
     expect(errors.every((l) => l.includes('Usage: sparql-jsonapi load'))).toBe(true);
   });
 

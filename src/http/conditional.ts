@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import entityTag from 'etag';
 import fresh from 'fresh';
 import { format as formatMediaType } from 'content-type';
-import { JSON_API } from '../request/negotiate.js';
+import { JSON_API } from '../request/media-types.js';
 import { APPLIED_PROFILES, type Document } from '../shape/documents.js';
 
 /** A 200's body as it goes on the wire, with the strong entity tag of exactly those bytes. */

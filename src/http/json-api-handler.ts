@@ -1,16 +1,16 @@
 import type { RequestHandler } from 'express';
 import { JsonApiError, notFound } from '../errors/json-api-error.js';
-import { execute } from '../execute.js';
+import { execute } from '../execute/execute.js';
 import { planRequest } from '../plan/plan-request.js';
-import { JSON_API, negotiate } from '../request/negotiate.js';
+import { CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
+import { negotiate } from '../request/negotiate.js';
 import { parsePath, type Route } from '../request/parse-path.js';
-import { CURSOR_PAGINATION_PROFILE } from '../request/parse-page.js';
 import { parseQuery } from '../request/parse-query.js';
 import { requestLink } from '../shape/page-links.js';
 import { QueryRecorder } from '../store/query-recorder.js';
 import { represent, sendRepresentation } from './conditional.js';
 import { ALLOW } from './cors.js';
-import { optionsOf, type Dataset } from './dataset.js';
+import { optionsOf, type Dataset } from '../dataset.js';
 import type { ResponseCache } from './response-cache.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { JSON_API } from '../request/negotiate.js';
+import { JSON_API } from '../request/media-types.js';
 
 /**
  * Sends a JSON:API document that no cache may keep: errors and `/health`. They carry no ETag and

@@ -10,8 +10,6 @@ import { LoadError, StoreClient } from './http.js';
 import { BlankNodeLabels, hasBlankNode, termToNTriples, tripleLine } from './ntriples.js';
 import { guessGraphStoreUrl, refused, sendBatch, type Protocol } from './protocol.js';
 
-export { LoadError } from './http.js';
-export { runLoad } from './run-load.js';
 
 export interface LoadFilesOptions {
   /** The SPARQL endpoint; SPARQL Update requests go here. */

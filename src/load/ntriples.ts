@@ -1,14 +1,13 @@
 import type { Quad, Term } from '@rdfjs/types';
 
-const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
-const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
+import { FORBIDDEN_IRI_CHARS, RDF_LANG_STRING, XSD_STRING } from '../rdf/vocabulary.js';
 
 // N-Triples escapes for string literals; everything else is written as raw UTF-8,
 // which N-Triples, Turtle and SPARQL all accept.
 const LITERAL_ESCAPES: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r' };
 // Characters an IRIREF may not contain; n3 rejects most of them, but an IRI built
 // from `\u` escapes in the source can still hold them.
-const IRI_FORBIDDEN = /[\u0000-\u0020<>"{}|^`\\]/g;
+const IRI_FORBIDDEN = new RegExp(FORBIDDEN_IRI_CHARS.source, 'gu');
 
 function escapeIri(iri: string): string {
   return iri.replace(IRI_FORBIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`);

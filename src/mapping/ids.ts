@@ -54,3 +54,16 @@ export function iriToId(strategy: Exclude<IdStrategy, { kind: 'predicate' }>, ir
     ? iri.slice(strategy.prefix.length, iri.length - strategy.suffix.length)
     : Buffer.from(iri.slice(strategy.base.length), 'utf8').toString('hex');
 }
+
+/**
+ * The value the id sort expression (`sparql/sort-clauses.ts` `idSortExpression`) takes for the
+ * resource with this id, or `undefined` when the id can't be an id of the strategy: the id itself
+ * for predicate ids and templates with a suffix, the IRI otherwise.
+ *
+ * @example idSortValue({ kind: 'template', prefix: 'http://x/c/', suffix: '' }, '0101') // 'http://x/c/0101'
+ */
+export function idSortValue(strategy: IdStrategy, id: string): string | undefined {
+  const lookup = idToLookup(strategy, id);
+  if (!lookup) return undefined;
+  return lookup.kind === 'literal' || (strategy.kind === 'template' && strategy.suffix !== '') ? id : lookup.iri;
+}

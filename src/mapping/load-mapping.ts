@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { isSafeAbsoluteIri } from './iri.js';
 import { mappingSchema, type IdSpec, type MappingFile } from './mapping-schema.js';
 import type { Attribute, IdStrategy, Mapping, Relationship, ResourceType } from './model.js';
-import { resolvePath } from './resolve-path.js';
+import { resolveSortField } from './resolve-path.js';
 
 /** A mapping that can't be used; `problems` are `key.path: what was expected` lines. */
 export class MappingError extends Error {
@@ -44,18 +44,22 @@ export function compileMapping(raw: unknown, source: string): Mapping {
     throw new MappingError(source, parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`));
   }
   const problems: string[] = [];
-  const mapping: Mapping = { source, ...compileTypes(parsed.data, problems) };
-  for (const type of mapping.types.values()) {
-    type.defaultSort.forEach((field, index) => {
-      const resolved = resolvePath(mapping, type, field.startsWith('-') ? field.slice(1) : field);
-      if (typeof resolved === 'string') problems.push(`types.${type.name}.defaultSort.${index}: ${resolved}`);
+  const draft: Mapping = { source, types: compileTypes(parsed.data, problems) };
+  // Sort paths cross types, so default sorts resolve once every type exists.
+  const types = new Map<string, ResourceType>();
+  for (const type of draft.types.values()) {
+    const defaultSort = (parsed.data.types[type.name]?.defaultSort ?? []).flatMap((field, index) => {
+      const key = resolveSortField(draft, type, field);
+      if (typeof key === 'string') problems.push(`types.${type.name}.defaultSort.${index}: ${key}`);
+      return typeof key === 'string' ? [] : [key];
     });
+    types.set(type.name, Object.freeze({ ...type, defaultSort: Object.freeze(defaultSort) }));
   }
   if (problems.length > 0) throw new MappingError(source, problems);
-  return Object.freeze({ source, types: mapping.types });
+  return Object.freeze({ source, types });
 }
 
-function compileTypes(file: MappingFile, problems: string[]): { types: Map<string, ResourceType> } {
+function compileTypes(file: MappingFile, problems: string[]): Map<string, ResourceType> {
   const prefixes = file.prefixes ?? {};
   for (const [name, namespace] of Object.entries(prefixes)) {
     if (!isSafeAbsoluteIri(namespace)) problems.push(`prefixes.${name}: expected an absolute IRI (http://…), got '${namespace}'`);
@@ -96,10 +100,10 @@ function compileTypes(file: MappingFile, problems: string[]): { types: Map<strin
       id: idSpec ? compileId(idSpec, spec.id ? `${at}.id` : 'id', expand, problems) : missingId(at, problems),
       attributes,
       relationships,
-      defaultSort: Object.freeze([...(spec.defaultSort ?? [])]),
+      defaultSort: [],
     }));
   }
-  return { types };
+  return types;
 }
 
 function checkFieldName(field: string, path: string, problems: string[]): void {

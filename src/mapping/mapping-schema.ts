@@ -1,3 +1,4 @@
+import { LANGUAGE_TAG } from '../rdf/vocabulary.js';
 import { z } from 'zod';
 
 /**
@@ -21,7 +22,7 @@ const attributeSchema = z.union(
     z.strictObject({
       predicate: term,
       datatype: term.optional(),
-      language: z.string().regex(/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/, 'expected a language tag such as en or pt-BR').optional(),
+      language: z.string().regex(LANGUAGE_TAG, 'expected a language tag such as en or pt-BR').optional(),
       many: z.boolean().optional(),
     }),
   ],

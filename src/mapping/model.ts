@@ -39,8 +39,26 @@ export interface ResourceType {
   readonly id: IdStrategy;
   readonly attributes: ReadonlyMap<string, Attribute>;
   readonly relationships: ReadonlyMap<string, Relationship>;
-  /** Sort fields used when a request has no `sort`, as written (`-financial-year`); validated at load. */
-  readonly defaultSort: readonly string[];
+  /** The order of a list when a request has no `sort`: the mapping's `defaultSort`, resolved at load. */
+  readonly defaultSort: readonly SortKey[];
+}
+
+/** A dot path (`concerns.broader-concepts.label`) resolved against the mapping. */
+export interface ResolvedPath {
+  /** Relationships followed from the starting type, in order (empty for a plain attribute). */
+  readonly hops: readonly Relationship[];
+  /** The attribute the path ends on, or `'id'` for the resource's own id (only without hops). */
+  readonly end: Attribute | 'id';
+  /** True when the path can yield several values per resource (a `many` attribute or a to-many hop). */
+  readonly multiValued: boolean;
+}
+
+/** One sort criterion, resolved against the mapping: a request's `sort`, or a type's `defaultSort`. */
+export interface SortKey {
+  /** The field as written, without the `-` (`concerns.label`). */
+  readonly field: string;
+  readonly descending: boolean;
+  readonly path: ResolvedPath;
 }
 
 export interface Mapping {

@@ -1,14 +1,4 @@
-import type { Attribute, Mapping, Relationship, ResourceType } from './model.js';
-
-/** A dot path (`concerns.broader-concepts.label`) resolved against the mapping. */
-export interface ResolvedPath {
-  /** Relationships followed from the starting type, in order (empty for a plain attribute). */
-  readonly hops: readonly Relationship[];
-  /** The attribute the path ends on, or `'id'` for the resource's own id (only without hops). */
-  readonly end: Attribute | 'id';
-  /** True when the path can yield several values per resource (a `many` attribute or a to-many hop). */
-  readonly multiValued: boolean;
-}
+import type { Mapping, Relationship, ResolvedPath, ResourceType, SortKey } from './model.js';
 
 /** Longest relationship chain a sort path may follow (the README documents this limit). */
 export const MAX_HOPS = 3;
@@ -42,6 +32,19 @@ export function resolvePath(mapping: Mapping, type: ResourceType, path: string):
     current = target;
   }
   return `'${path}' is empty`;
+}
+
+/**
+ * Resolves one sort field (`-financial-year`, `origin.country.name`) from `type`, or explains why
+ * it can't.
+ *
+ * @example resolveSortField(mapping, tradeActivities, '-financial-year') // { field: 'financial-year', descending: true, path }
+ */
+export function resolveSortField(mapping: Mapping, type: ResourceType, raw: string): SortKey | string {
+  const descending = raw.startsWith('-');
+  const field = descending ? raw.slice(1) : raw;
+  const path = resolvePath(mapping, type, field);
+  return typeof path === 'string' ? path : { field, descending, path };
 }
 
 /** The names a client may sort `type` by directly, for error details. */

@@ -1,44 +1,16 @@
 import { badParameter, notFound } from '../errors/json-api-error.js';
-import type { DatasetOptions } from '../http/dataset.js';
-import { idToLookup, type IdLookup } from '../mapping/ids.js';
+import { idToLookup } from '../mapping/ids.js';
 import type { Mapping, ResourceType } from '../mapping/model.js';
-import { parseFields, type Fieldsets } from '../request/parse-fields.js';
+import { parseFields } from '../request/parse-fields.js';
 import { parseFilter } from '../request/parse-filter.js';
-import { parseInclude, type IncludeNode } from '../request/parse-include.js';
-import { decodeCursor, type Cursor } from '../request/cursor.js';
-import { CURSOR_PAGINATION_PROFILE, parsePage, type PageRequest } from '../request/parse-page.js';
+import { parseInclude } from '../request/parse-include.js';
+import { decodeCursor } from '../request/cursor.js';
+import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
+import { parsePage } from '../request/parse-page.js';
 import type { Route } from '../request/parse-path.js';
 import type { QueryParameters } from '../request/parse-query.js';
 import { parseSort } from '../request/parse-sort.js';
-import type { ListRequest } from '../sparql/list-query.js';
-
-/** What the document shows beyond primary data: included resources, and which fields per type. */
-export interface View {
-  /** The include tree; undefined when the request has no `include` (then the document has no `included`). */
-  readonly include?: readonly IncludeNode[];
-  readonly fields: Fieldsets;
-}
-
-/** One page of an ordered list, and whether to count the whole list; a cursor page's cursors, decoded. */
-export interface Paging {
-  readonly page: PageRequest;
-  readonly count: boolean;
-  readonly after?: Cursor;
-  readonly before?: Cursor;
-}
-
-/**
- * What a request asks of the store, resolved against the mapping; no I/O.
- * - `collection`: a page of an ordered list of resources (a type's collection, or a to-many related URL)
- * - `resource`: one resource by id
- * - `related-one`: the resource a to-one relationship points at, or null
- * - `linkage`: the resource identifiers a relationship points at (paged when to-many)
- */
-export type Plan =
-  | { readonly kind: 'collection'; readonly list: ListRequest; readonly paging: Paging; readonly view: View }
-  | { readonly kind: 'resource'; readonly type: ResourceType; readonly id: string; readonly lookup: IdLookup; readonly view: View }
-  | { readonly kind: 'related-one'; readonly list: ListRequest; readonly view: View }
-  | { readonly kind: 'linkage'; readonly list: ListRequest; readonly toMany: boolean; readonly paging?: Paging };
+import type { ListRequest, Paging, Plan, PlanOptions, View } from './plan.js';
 
 /**
  * Resolves a route and its query parameters against a mapping. Unknown names, ids that can't be
@@ -49,7 +21,7 @@ export type Plan =
  *
  * @example planRequest(mapping, parsePath('/trade-activities'), parseQuery('sort=-financial-year'), DEFAULT_DATASET_OPTIONS)
  */
-export function planRequest(mapping: Mapping, route: Route, query: QueryParameters, options: DatasetOptions, profiles: readonly string[] = []): Plan {
+export function planRequest(mapping: Mapping, route: Route, query: QueryParameters, options: PlanOptions, profiles: readonly string[] = []): Plan {
   const type = mapping.types.get(route.type);
   if (!type) throw notFound(`There is no resource type '${route.type}'. Types: ${[...mapping.types.keys()].join(', ')}.`);
   const pagingOf = (list: ListRequest): Paging => paging(query, options, list, profiles.includes(CURSOR_PAGINATION_PROFILE));
@@ -84,11 +56,11 @@ export function planRequest(mapping: Mapping, route: Route, query: QueryParamete
 }
 
 function listOf(mapping: Mapping, type: ResourceType, query: QueryParameters): ListRequest {
-  const sort = query.sort ?? (type.defaultSort.length > 0 ? type.defaultSort.join(',') : undefined);
-  return { type, sort: sort === undefined ? [] : parseSort(sort, mapping, type), filters: parseFilter(query.filter, mapping, type) };
+  const sort = query.sort === undefined ? type.defaultSort : parseSort(query.sort, mapping, type);
+  return { type, sort, filters: parseFilter(query.filter, mapping, type) };
 }
 
-function paging(query: QueryParameters, options: DatasetOptions, list: ListRequest, cursorProfile: boolean): Paging {
+function paging(query: QueryParameters, options: PlanOptions, list: ListRequest, cursorProfile: boolean): Paging {
   const page = parsePage(query.page, options.page, cursorProfile);
   if (page.kind === 'offset') return { page, count: options.count };
   return {
@@ -99,7 +71,7 @@ function paging(query: QueryParameters, options: DatasetOptions, list: ListReque
   };
 }
 
-function viewOf(mapping: Mapping, type: ResourceType, query: QueryParameters, options: DatasetOptions): View {
+function viewOf(mapping: Mapping, type: ResourceType, query: QueryParameters, options: PlanOptions): View {
   return {
     ...(query.include !== undefined && { include: parseInclude(query.include, mapping, type, options.includeDepth) }),
     fields: parseFields(query.fields, mapping),

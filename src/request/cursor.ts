@@ -3,10 +3,11 @@ import rdf from '@rdfjs/data-model';
 import type { Literal, NamedNode } from '@rdfjs/types';
 import { z } from 'zod';
 import { badParameter } from '../errors/json-api-error.js';
+import { idSortValue } from '../mapping/ids.js';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
 import type { ResourceType } from '../mapping/model.js';
-import { idSortValue } from '../sparql/sort-clauses.js';
-import type { SortKey } from './parse-sort.js';
+import { LANGUAGE_TAG, RDF_LANG_STRING as LANG_STRING, XSD, XSD_STRING } from '../rdf/vocabulary.js';
+import type { SortKey } from '../mapping/model.js';
 
 /** A sort key's value at a cursor: the RDF term the store gave, or `null` when the resource has none. */
 export type KeyValue = Literal | NamedNode | null;
@@ -20,7 +21,7 @@ export type KeyValue = Literal | NamedNode | null;
 export interface Cursor {
   readonly values: readonly KeyValue[];
   readonly id: string;
-  /** What the id sort expression yields for this resource (`sort-clauses.ts` `idSortValue`). */
+  /** What the id sort expression yields for this resource (`mapping/ids.ts` `idSortValue`). */
   readonly idValue: string;
   readonly inclusive: boolean;
 }
@@ -31,10 +32,6 @@ export interface CursorList {
   readonly sort: readonly SortKey[];
 }
 
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
-const XSD_STRING = `${XSD}string`;
-const LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
-const LANGUAGE_TAG = /^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/;
 /** A lone UTF-16 surrogate can't be written as UTF-8, so it would make the store refuse the query. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Long enough for any real cursor (ids are at most 4096 characters); a bound on what gets parsed. */
@@ -84,7 +81,7 @@ export function decodeCursor(text: string, parameter: string, list: CursorList):
     throw badParameter(parameter, `${parameter} does not belong to this list: a cursor works only unaltered, with the type and sort it was made for (here ${list.type.name}, sort ${sort}).`);
   }
   const attributeKeys = list.sort.filter((key) => key.path.end !== 'id');
-  const idValue = idSortValue(list.type, body.i);
+  const idValue = idSortValue(list.type.id, body.i);
   const values = body.k.map(termFromJson);
   const fits = idValue !== undefined && values.length === attributeKeys.length && values.every((value, i) => value !== undefined && (!isLanguageKey(attributeKeys[i]!) || value === null || isPlainString(value)));
   if (!fits) {

@@ -1,6 +1,6 @@
 import type { Attribute } from '../mapping/model.js';
 
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
+import { INTEGER_TYPE_NAMES, XSD } from '../rdf/vocabulary.js';
 
 /**
  * How an attribute's filter values compare: as text (`STR()` of every value, so that plain,
@@ -34,11 +34,10 @@ interface DatatypeRule {
 
 const rule = (as: string, lexical: RegExp, expected: string, ordered = true, canonical?: (lexical: string) => string): DatatypeRule => ({ as: XSD + as, lexical, expected, ordered, ...(canonical && { canonical }) });
 const INTEGER = rule('integer', /^[+-]?\d+$/, 'an integer such as 42 or -7');
-const INTEGER_TYPES = ['integer', 'long', 'int', 'short', 'byte', 'nonNegativeInteger', 'positiveInteger', 'negativeInteger', 'nonPositiveInteger', 'unsignedLong', 'unsignedInt', 'unsignedShort', 'unsignedByte'];
 
 /** The XSD datatypes whose values filters parse and compare as typed literals. */
 const RULES = new Map<string, DatatypeRule>([
-  ...INTEGER_TYPES.map((name) => [XSD + name, INTEGER] as const),
+  ...INTEGER_TYPE_NAMES.map((name) => [XSD + name, INTEGER] as const),
   [XSD + 'decimal', rule('decimal', /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/, 'a decimal number such as 12.5 or -3')],
   [XSD + 'double', rule('double', NUMBER, 'a number such as 12.5 or 1.2E3')],
   [XSD + 'float', rule('float', NUMBER, 'a number such as 12.5 or 1.2E3')],

@@ -1,7 +1,7 @@
 import { parse as parseMediaType } from 'content-type';
 import { JsonApiError } from '../errors/json-api-error.js';
 
-export const JSON_API = 'application/vnd.api+json';
+import { JSON_API } from './media-types.js';
 
 /** Media type parameters JSON:API 1.1 allows; this server supports no extension, so `ext` only if empty. */
 const ALLOWED_PARAMETERS = new Set(['profile', 'ext']);

@@ -9,8 +9,6 @@ export interface PageLimits {
 
 export const DEFAULT_PAGE_LIMITS: PageLimits = Object.freeze({ defaultSize: 20, maxSize: 100 });
 
-/** The cursor pagination profile; a client asks for it in `Accept` to get cursor pages from the first page on. */
-export const CURSOR_PAGINATION_PROFILE = 'https://jsonapi.org/profiles/ethanresnick/cursor-pagination';
 
 /**
  * Which page of an ordered list to answer with:

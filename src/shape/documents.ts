@@ -1,10 +1,8 @@
 import type { ErrorObject } from '../errors/json-api-error.js';
 import type { PageLinks } from './page-links.js';
-import type { ResourceObject } from './resource-objects.js';
+import type { Linkage, ResourceObject } from './resource-objects.js';
 
 const JSONAPI = { version: '1.1' } as const;
-
-export type Linkage = { type: string; id: string; meta?: Record<string, unknown> };
 
 /**
  * The profiles a document applies. `send` names them in the Content-Type, as JSON:API 1.1 requires;

@@ -1,16 +1,10 @@
 import type { Term } from '@rdfjs/types';
 
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
-const INTEGER_TYPES = new Set(
-  ['integer', 'long', 'int', 'short', 'byte', 'nonNegativeInteger', 'positiveInteger', 'negativeInteger', 'nonPositiveInteger', 'unsignedLong', 'unsignedInt', 'unsignedShort', 'unsignedByte'].map((t) => XSD + t),
-);
+import { INTEGER_TYPES, XSD, XSD_BOOLEAN as BOOLEAN, XSD_DECIMAL as DECIMAL, XSD_STRING as STRING } from '../rdf/vocabulary.js';
+
 const DECIMAL_TYPES = new Set(['decimal', 'double', 'float'].map((t) => XSD + t));
-const BOOLEAN = `${XSD}boolean`;
-const STRING = `${XSD}string`;
 const INTEGER_LEXICAL = /^[+-]?\d+$/;
 const DECIMAL_LEXICAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-
-const DECIMAL = `${XSD}decimal`;
 
 /** Digits a decimal's value needs; past 15 a JSON number (a double) may not hold it exactly. */
 function significantDigits(lexical: string): number {

@@ -1,10 +1,9 @@
 import type { Term } from '@rdfjs/types';
-import { iriToId } from '../mapping/ids.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
-import type { Fieldsets } from '../request/parse-fields.js';
-import type { Row } from '../store/store.js';
-import type { Linkage } from './documents.js';
 import { compareTerms, literalToJson, type JsonValue } from './literal-to-json.js';
+
+/** A resource identifier object: what relationship data and linkage documents hold. */
+export type Linkage = { type: string; id: string; meta?: Record<string, unknown> };
 
 /** A relationship's resource linkage: `null` or one identifier (to-one), an array (to-many). */
 export type RelationshipData = Linkage | Linkage[] | null;
@@ -37,50 +36,6 @@ export interface ResourceView {
 export interface Member {
   readonly iri: string;
   readonly id: string;
-}
-
-/** Reads the members out of list-query rows (`?s`, `?s_id`), keeping their order; rows without `?s` are skipped. */
-export function membersOf(type: ResourceType, rows: readonly Row[]): Member[] {
-  const strategy = type.id;
-  const members: Member[] = [];
-  const seen = new Set<string>();
-  for (const row of rows) {
-    const iri = row.s?.value;
-    if (iri === undefined || seen.has(iri)) continue;
-    seen.add(iri);
-    const id = strategy.kind === 'predicate' ? row.s_id?.value : iriToId(strategy, iri);
-    if (id !== undefined) members.push({ iri, id });
-  }
-  return members;
-}
-
-/**
- * Groups fetch-query rows (`?s ?f ?o`) by subject and field in one pass.
- * @returns IRI → field name → values
- */
-export function groupValues(rows: readonly Row[]): Map<string, Map<string, Term[]>> {
-  const bySubject = new Map<string, Map<string, Term[]>>();
-  for (const { s, f, o } of rows) {
-    if (!s) continue;
-    let fields = bySubject.get(s.value);
-    if (!fields) bySubject.set(s.value, (fields = new Map()));
-    if (!f || !o) continue;
-    const values = fields.get(f.value);
-    if (!values) fields.set(f.value, [o]);
-    else if (!values.some((v) => v.equals(o))) values.push(o);
-  }
-  return bySubject;
-}
-
-/**
- * The attributes a type's resource objects show under the request's sparse fieldsets: the ones
- * to fetch from the store (no other predicate is asked for).
- *
- * @example shownAttributes(concepts, new Map([['concepts', new Set(['label'])]])) // [label]
- */
-export function shownAttributes(type: ResourceType, fieldsets: Fieldsets): Attribute[] {
-  const fields = fieldsets.get(type.name);
-  return [...type.attributes.values()].filter((attribute) => fields === undefined || fields.has(attribute.name));
 }
 
 /**

@@ -1,4 +1,5 @@
 import rdf from '@rdfjs/data-model';
+import { RDF_TYPE as RDF_TYPE_IRI, XSD } from '../rdf/vocabulary.js';
 import type { BgpPattern, Expression, FilterPattern, IriTerm, LiteralTerm, OperationExpression, OptionalPattern, Pattern, Triple, ValuePatternRow, ValuesPattern, VariableTerm } from 'sparqljs';
 
 /**
@@ -6,8 +7,7 @@ import type { BgpPattern, Expression, FilterPattern, IriTerm, LiteralTerm, Opera
  * make. Every term goes through the RDF/JS data factory: sparqljs's generator escapes literals and
  * writes IRIs in `<…>` (whose contents the mapping and id checks have already made safe).
  */
-export const XSD = 'http://www.w3.org/2001/XMLSchema#';
-export const RDF_TYPE = rdf.namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type');
+export const RDF_TYPE = rdf.namedNode(RDF_TYPE_IRI);
 
 export const variable = (name: string): VariableTerm => rdf.variable(name);
 export const iri = (value: string): IriTerm => rdf.namedNode(value);

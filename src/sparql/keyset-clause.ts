@@ -1,9 +1,9 @@
 import type { Literal, NamedNode } from '@rdfjs/types';
 import type { Expression, Ordering, VariableExpression } from 'sparqljs';
 import type { Cursor, KeyValue } from '../request/cursor.js';
-import type { SortKey } from '../request/parse-sort.js';
-import type { Row } from '../store/store.js';
-import { integer, iri, literal, op, str, XSD } from './ast.js';
+import type { SortKey } from '../mapping/model.js';
+import { XSD_BOOLEAN, XSD_STRING } from '../rdf/vocabulary.js';
+import { integer, iri, literal, op, str } from './ast.js';
 import { keyVariable, type KeyExpression } from './sort-clauses.js';
 
 /**
@@ -83,9 +83,6 @@ function text(value: string): Expression {
   return /^[\x00-\x7f]*$/.test(value) ? literal(value) : str(op('strdt', literal(value), iri(XSD_STRING)));
 }
 
-const XSD_STRING = `${XSD}string`;
-const XSD_BOOLEAN = `${XSD}boolean`;
-
 function or(a: Expression | false, b: Expression): Expression;
 function or(a: Expression | false, b: Expression | false): Expression | false;
 function or(a: Expression | false, b: Expression | false): Expression | false {
@@ -102,20 +99,4 @@ function and(a: Expression | true, b: Expression | false): Expression | false {
 
 function not(a: Expression | false): Expression | true {
   return a === false ? true : op('!', a);
-}
-
-/**
- * The values a cursor keeps for the resource of one row of a keyset list query: the projected
- * aggregate of each attribute key (for a language key, without its tier digit, as ORDER BY sees
- * it); `null` where the resource has none.
- *
- * @example rowKeyValues(parseSort('-financial-year,id', mapping, type), row) // [literal('2016-01-01Z', xsdDate)]
- */
-export function rowKeyValues(sort: readonly SortKey[], row: Row): KeyValue[] {
-  return sort.flatMap((key, i): KeyValue[] => {
-    if (key.path.end === 'id') return [];
-    const term = row[keyVariable(i).value];
-    if (term?.termType === 'Literal') return [key.path.end.language !== undefined ? literal(term.value.slice(1)) : term];
-    return [term?.termType === 'NamedNode' ? term : null];
-  });
 }

@@ -1,49 +1,11 @@
 import type { Pattern, SelectQuery, VariableTerm } from 'sparqljs';
-import type { IdLookup } from '../mapping/ids.js';
 import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
-import type { Cursor } from '../request/cursor.js';
-import type { Filter } from '../request/parse-filter.js';
-import type { SortKey } from '../request/parse-sort.js';
+import type { Keyset, ListRequest, Window } from '../plan/plan.js';
 import { bgp, filter, iri, optional, triple, variable } from './ast.js';
 import { filterPatterns } from './filter-clauses.js';
 import { keysetExpression, keysetOrder } from './keyset-clause.js';
 import { idVariable, lookupPatterns, memberPatterns } from './members.js';
 import { idSortExpression, sortClauses } from './sort-clauses.js';
-
-/** The resources a related or relationship URL starts from. */
-export interface ParentRef {
-  readonly type: ResourceType;
-  readonly lookup: IdLookup;
-  readonly relationship: Relationship;
-}
-
-/** An ordered, filtered list of resources: a type's collection, or what a parent's relationship points at. */
-export interface ListRequest {
-  /** The type of the listed resources. */
-  readonly type: ResourceType;
-  /** Set for related and relationship URLs: list what the parent's relationship points at. */
-  readonly parent?: ParentRef;
-  readonly sort: readonly SortKey[];
-  /** Every filter must hold. */
-  readonly filters: readonly Filter[];
-}
-
-/** Which slice of the ordered list to select. */
-export interface Window {
-  readonly limit: number;
-  readonly offset: number;
-}
-
-/**
- * Cursor pagination's part of a list query: keep only what lies after and/or before cursors, and
- * project the sort key values (`?key<i>`) so that the server can write a cursor for every row.
- */
-export interface Keyset {
-  readonly after?: Cursor;
-  readonly before?: Cursor;
-  /** Select from the end of the list (ORDER BY reversed): the page that ends at `before`. */
-  readonly fromEnd: boolean;
-}
 
 /** `?s` (and `?s_id` for the predicate id strategy) in each row of a list query. */
 export const SUBJECT = variable('s');

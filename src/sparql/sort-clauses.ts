@@ -1,7 +1,6 @@
 import type { Expression, Ordering, Pattern, VariableExpression, VariableTerm } from 'sparqljs';
-import { idToLookup } from '../mapping/ids.js';
 import type { Mapping, ResourceType } from '../mapping/model.js';
-import type { SortKey } from '../request/parse-sort.js';
+import type { SortKey } from '../mapping/model.js';
 import { bgp, bind, integer, iri, literal, op, optional, str, triple, variable } from './ast.js';
 import { idVariable, memberPatterns } from './members.js';
 
@@ -46,18 +45,6 @@ export function idSortExpression(type: ResourceType, subject: VariableTerm): Exp
     return op('substr', text, integer(id.prefix.length + 1), op('-', op('strlen', text), integer(id.prefix.length + id.suffix.length)));
   }
   return str(subject);
-}
-
-/**
- * The value {@link idSortExpression} takes for the resource with this id, or `undefined` when the
- * id can't be an id of the type.
- *
- * @example idSortValue(concepts, '0101') // 'http://linkedeconomy.org/resource/concept/0101'
- */
-export function idSortValue(type: ResourceType, id: string): string | undefined {
-  const lookup = idToLookup(type.id, id);
-  if (!lookup) return undefined;
-  return lookup.kind === 'literal' || (type.id.kind === 'template' && type.id.suffix !== '') ? id : lookup.iri;
 }
 
 /**

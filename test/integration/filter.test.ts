@@ -16,7 +16,7 @@ const encode = (query: string) =>
     .map((pair) => pair.replace(/=(.*)$/s, (_, value: string) => `=${encodeURIComponent(value)}`))
     .join('&');
 const ids = (body: any): string[] => body.data.map((r: { id: string }) => r.id);
-const sortOf = (type: string, query = '') => new URLSearchParams(query).get('sort') ?? (oracle.type(type).defaultSort.join(',') || 'id');
+const sortOf = (type: string, query = '') => new URLSearchParams(query).get('sort') ?? (oracle.type(type).defaultSort.map((key) => `${key.descending ? '-' : ''}${key.field}`).join(',') || 'id');
 /** What a collection of `type` should list for `query`, in order. */
 const expected = (type: string, query: string, from: Resource[] = oracle.members(type)) => oracle.order(type, filterResources(oracle, type, from, encode(query)), sortOf(type, query));
 

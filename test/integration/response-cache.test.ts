@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import type { Dataset } from '../../src/http/dataset.js';
+import type { Dataset } from '../../src/dataset.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import { ApiClient, queryCount, type ApiResponse } from '../support/api-client.js';
 import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';

@@ -94,9 +94,13 @@ describe('loadMapping: the sample mapping', () => {
     }
   });
 
-  it('keeps defaultSort as written, and freezes what it compiles', () => {
+  it('compiles defaultSort into sort keys, and freezes what it compiles', () => {
     const tradeActivities = mapping.types.get('trade-activities')!;
-    expect(tradeActivities.defaultSort).toEqual(['-financial-year']);
+    expect(tradeActivities.defaultSort.map(({ field, descending, path }) => ({ field, descending, end: path.end === 'id' ? 'id' : path.end.name, hops: path.hops.length }))).toEqual([
+      { field: 'financial-year', descending: true, end: 'financial-year', hops: 0 },
+    ]);
+    expect(tradeActivities.defaultSort[0]!.path.end).toBe(tradeActivities.attributes.get('financial-year'));
+    expect(Object.isFrozen(tradeActivities.defaultSort)).toBe(true);
     expect(mapping.types.get('concepts')!.defaultSort).toEqual([]);
     expect(Object.isFrozen(mapping)).toBe(true);
     expect(Object.isFrozen(tradeActivities)).toBe(true);

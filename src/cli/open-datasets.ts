@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { DatasetConfig, ServerConfig } from './config.js';
-import { DEFAULT_DATASET_OPTIONS, type Dataset, type DatasetOptions } from './http/dataset.js';
-import { loadMapping } from './mapping/load-mapping.js';
-import { createHttpStore } from './store/http-store.js';
-import { createOxigraphStore } from './store/oxigraph-store.js';
-import type { Store } from './store/store.js';
+import { DEFAULT_DATASET_OPTIONS, type Dataset, type DatasetOptions } from '../dataset.js';
+import { loadMapping } from '../mapping/load-mapping.js';
+import { createHttpStore } from '../store/http-store.js';
+import { createOxigraphStore } from '../store/oxigraph-store.js';
+import type { Store } from '../store/store.js';
 
 /**
  * Compiles every dataset's mapping and opens its store. Mappings are all checked before any store

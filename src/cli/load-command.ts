@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
-import { loadOptions } from '../cli-options.js';
-import { LoadError } from './http.js';
-import { loadFiles } from './load-files.js';
+import { LoadError } from '../load/http.js';
+import { loadFiles } from '../load/load-files.js';
+import { line, type CliIo } from './io.js';
+import { loadOptions } from './options.js';
 
 export const LOAD_USAGE = `Usage: sparql-jsonapi load --endpoint URL [--graph IRI] [options] FILE...
 
@@ -18,29 +19,21 @@ Loads Turtle, N-Triples, N-Quads or TriG files (.ttl .nt .nq .trig) into a SPARQ
   --help               this text
 `;
 
-/** Where the CLI writes; tests pass their own. */
-export interface LoadIo {
-  log(line: string): void;
-  error(line: string): void;
-}
-
-const consoleIo: LoadIo = { log: (l) => console.log(l), error: (l) => console.error(l) };
-
 /**
  * `sparql-jsonapi load` without `process.exit`: resolves the exit code — 0 loaded,
  * 1 the store refused or a file could not be read, 2 bad usage (usage text printed).
  */
-export async function runLoad(argv: string[], io: LoadIo = consoleIo): Promise<number> {
+export async function runLoad(argv: readonly string[], io: CliIo): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: loadOptions, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...argv], options: loadOptions, allowPositionals: true, strict: true });
   } catch (error) {
-    io.error(`${(error as Error).message}\n\n${LOAD_USAGE}`);
+    line(io.stderr, `${(error as Error).message}\n\n${LOAD_USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    io.log(LOAD_USAGE);
+    line(io.stdout, LOAD_USAGE);
     return 0;
   }
   const batch = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
@@ -52,12 +45,12 @@ export async function runLoad(argv: string[], io: LoadIo = consoleIo): Promise<n
         ? '--batch-size must be a positive integer'
         : undefined;
   if (problem) {
-    io.error(`${problem}\n\n${LOAD_USAGE}`);
+    line(io.stderr, `${problem}\n\n${LOAD_USAGE}`);
     return 2;
   }
   const graphStore = values['graph-store'];
-  const user = values.user ?? process.env.SPARQL_USER;
-  const password = values.password ?? process.env.SPARQL_PASSWORD;
+  const user = values.user ?? io.env.SPARQL_USER;
+  const password = values.password ?? io.env.SPARQL_PASSWORD;
   try {
     const result = await loadFiles({
       endpointUrl: values.endpoint!,
@@ -68,14 +61,14 @@ export async function runLoad(argv: string[], io: LoadIo = consoleIo): Promise<n
       graphStoreUrl: graphStore === 'none' ? false : graphStore,
       batchTriples: batch,
       onProgress: (p) =>
-        io.log(`${p.fileDone ? 'loaded' : 'loading'} ${p.file}: ${p.triples} triples so far, ${p.seconds.toFixed(1)} s`),
+        line(io.stdout, `${p.fileDone ? 'loaded' : 'loading'} ${p.file}: ${p.triples} triples so far, ${p.seconds.toFixed(1)} s`),
     });
     const rate = result.seconds > 0 ? Math.round(result.triples / result.seconds) : result.triples;
-    io.log(`${result.triples} triples loaded in ${result.seconds.toFixed(1)} s (${rate} triples/s, ${result.protocol === 'update' ? 'SPARQL Update' : 'Graph Store Protocol'})`);
+    line(io.stdout, `${result.triples} triples loaded in ${result.seconds.toFixed(1)} s (${rate} triples/s, ${result.protocol === 'update' ? 'SPARQL Update' : 'Graph Store Protocol'})`);
     return 0;
   } catch (error) {
     // A refusal is the user's to fix (URL, grant, credentials): the message, not a stack.
-    io.error(error instanceof LoadError ? `load failed: ${error.message}` : `load failed: ${(error as Error)?.stack ?? error}`);
+    line(io.stderr, error instanceof LoadError ? `load failed: ${error.message}` : `load failed: ${(error as Error)?.stack ?? error}`);
     return 1;
   }
 }

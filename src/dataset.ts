@@ -1,15 +1,16 @@
-import type { Mapping } from '../mapping/model.js';
-import { DEFAULT_INCLUDE_DEPTH } from '../request/parse-include.js';
-import { DEFAULT_PAGE_LIMITS, type PageLimits } from '../request/parse-page.js';
-import type { Store } from '../store/store.js';
+import type { Mapping } from './mapping/model.js';
+import type { PlanOptions } from './plan/plan.js';
+import { DEFAULT_INCLUDE_DEPTH } from './request/parse-include.js';
+import { DEFAULT_PAGE_LIMITS } from './request/parse-page.js';
+import type { Store } from './store/store.js';
 
-/** What a dataset's configuration may tune about its responses. */
-export interface DatasetOptions {
-  readonly page: PageLimits;
-  /** `false` for very large collections: no total count, so no `last` link and no `meta.count`. */
-  readonly count: boolean;
-  /** How many relationships an `include` path may follow. */
-  readonly includeDepth: number;
+/*
+ * The dataset model: what the CLI opens from a configuration and the HTTP layer serves. It sits
+ * above the pipeline stages (it holds a store) and below http/ and cli/.
+ */
+
+/** What a dataset's configuration may tune about its responses: the plan's options, and HTTP caching. */
+export interface DatasetOptions extends PlanOptions {
   /**
    * `Cache-Control` of every 200 and 304. The default, `no-cache`, lets any cache keep a response
    * but makes it revalidate with the ETag first: the data can change behind the server, and a

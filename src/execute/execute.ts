@@ -1,14 +1,16 @@
-import { notFound } from './errors/json-api-error.js';
+import { notFound } from '../errors/json-api-error.js';
 import { includeRelated, type Inclusion } from './include-related.js';
 import { listPage, listWindow } from './list-page.js';
-import type { Mapping, ResourceType } from './mapping/model.js';
-import type { Plan, View } from './plan/plan-request.js';
-import { buildFetchQuery } from './sparql/fetch-query.js';
-import { toText } from './sparql/to-text.js';
-import { dataDocument, linkageDocument, type Document } from './shape/documents.js';
-import type { PageBase } from './shape/page-links.js';
-import { groupValues, resourceObject, shownAttributes, type Member, type ResourceObject } from './shape/resource-objects.js';
-import type { QueryRecorder } from './store/query-recorder.js';
+import type { Mapping, ResourceType } from '../mapping/model.js';
+import type { Plan, View } from '../plan/plan.js';
+import { shownAttributes } from '../plan/shown-attributes.js';
+import { dataDocument, linkageDocument, type Document } from '../shape/documents.js';
+import type { PageBase } from '../shape/page-links.js';
+import { resourceObject, type Member, type ResourceObject } from '../shape/resource-objects.js';
+import { buildFetchQuery } from '../sparql/fetch-query.js';
+import type { Store } from '../store/store.js';
+import { groupValues } from './rows.js';
+import { runQuery } from './run-query.js';
 
 /** Where the document's links point: `self` of this request, `related` for relationship URLs, and the base of page links. */
 export interface DocumentLinks {
@@ -24,14 +26,14 @@ export interface DocumentLinks {
  * page needs a total (sent alongside), one fetch query (their attributes, as many as the fieldset shows), and
  * one query per include level (`include-related.ts`), whatever the number of resources.
  */
-export async function execute(mapping: Mapping, plan: Plan, store: QueryRecorder, links: DocumentLinks): Promise<Document> {
+export async function execute(mapping: Mapping, plan: Plan, store: Store, links: DocumentLinks): Promise<Document> {
   switch (plan.kind) {
     case 'resource': {
       const { type, view } = plan;
       // A template or hex id gives the IRI before the store answers: the include levels go alongside the lookup.
       const known = plan.lookup.kind === 'iri' ? { iri: plan.lookup.iri, id: plan.id } : undefined;
       const [rows, early] = await Promise.all([
-        store.select(toText(buildFetchQuery(type, { lookup: plan.lookup }, shownAttributes(type, view.fields)))),
+        runQuery(store, buildFetchQuery(type, { lookup: plan.lookup }, shownAttributes(type, view.fields))),
         known && include(view, type, [known], store, links.linkBase),
       ]);
       const iri = rows[0]?.s?.value;
@@ -68,10 +70,10 @@ export async function execute(mapping: Mapping, plan: Plan, store: QueryRecorder
  * `include`. The fetch (none when the fieldset shows no attribute) and the first include level
  * go out together.
  */
-async function fetchResources(type: ResourceType, members: Member[], view: View, store: QueryRecorder, linkBase: string): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
+async function fetchResources(type: ResourceType, members: Member[], view: View, store: Store, linkBase: string): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
   const attributes = shownAttributes(type, view.fields);
   const [rows, inclusion] = await Promise.all([
-    members.length > 0 && attributes.length > 0 ? store.select(toText(buildFetchQuery(type, { iris: members.map((m) => m.iri) }, attributes))) : [],
+    members.length > 0 && attributes.length > 0 ? runQuery(store, buildFetchQuery(type, { iris: members.map((m) => m.iri) }, attributes)) : [],
     include(view, type, members, store, linkBase),
   ]);
   const values = groupValues(rows);
@@ -81,6 +83,6 @@ async function fetchResources(type: ResourceType, members: Member[], view: View,
 }
 
 /** The include levels of a request that has `include` (possibly empty); undefined otherwise, and the document has no `included`. */
-function include(view: View, type: ResourceType, members: Member[], store: QueryRecorder, linkBase: string): Promise<Inclusion> | undefined {
+function include(view: View, type: ResourceType, members: Member[], store: Store, linkBase: string): Promise<Inclusion> | undefined {
   return view.include && includeRelated(view.include, view.fields, type, members, store, linkBase);
 }

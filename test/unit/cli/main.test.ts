@@ -1,7 +1,8 @@
 /**
- * The CLI as a user runs it: a separate Node process started from source (tsx), its exit code,
- * stdout and stderr. User mistakes must end with a message and exit code 2 (no stack trace);
- * runtime failures (a file that does not parse) with exit code 1.
+ * The CLI: `main(argv, io)` in process for every usage and configuration mistake and for `serve`
+ * (its exit code, stdout and stderr), and the real executable in a child process for what only a
+ * process shows: the exit code it sets, and SIGTERM. User mistakes end with a message and exit
+ * code 2 (no stack trace); runtime failures (a file that does not parse) with exit code 1.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,9 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../../src/cli/main.js';
+import { captureIo } from '../../support/cli-io.js';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-const CLI = ['--import', 'tsx', 'src/cli.ts'];
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const BIN = ['--import', 'tsx', 'src/cli/bin.ts'];
 const STACK_TRACE = /\n\s+at /;
 
 /** The environment without the variables the CLI reads, so the host's settings cannot leak in. */
@@ -23,10 +26,11 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function run(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [...CLI, ...args], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 20_000 });
-  if (result.error) throw result.error;
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+/** `main` in process, with an empty environment: its exit code and what it wrote. */
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const io = captureIo();
+  const code = await main(args, io);
+  return { code, stdout: io.out.join('\n'), stderr: io.err.join('\n') };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-test-'));
@@ -55,9 +59,9 @@ afterAll(async () => {
 });
 
 describe('cli: usage and configuration mistakes', () => {
-  it('an invalid mapping: exit 2, every problem with the file and key path, no stack trace', () => {
+  it('an invalid mapping: exit 2, every problem with the file and key path, no stack trace', async () => {
     const mapping = file('two-faults.yaml');
-    const { code, stderr } = run(['serve', '--mapping', mapping, '--data', 'data/sample.ttl', '--port', '0']);
+    const { code, stderr } = await run(['serve', '--mapping', mapping, '--data', 'data/sample.ttl', '--port', '0']);
     expect(code).toBe(2);
     expect(stderr).toContain(`${mapping}: invalid mapping`);
     expect(stderr).toContain(`${mapping}: types.things.class: 'Thing' is neither a known prefixed name`);
@@ -99,19 +103,37 @@ describe('cli: usage and configuration mistakes', () => {
       name: 'a port that is not a number → exit 2',
       args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', 'http'],
       code: 2,
-      stderr: [/--port: expected a port number, got 'http'/],
+      stderr: [literally("--port: expected a port number (0 to 65535), got 'http'")],
     },
     {
       name: 'a --cors-origin that is not an origin → exit 2',
       args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--cors-origin', 'https://app.example.org/'],
       code: 2,
-      stderr: [literally("--cors-origin: expected '*' or an origin such as https://app.example.org (no path, no trailing slash), got 'https://app.example.org/'")],
+      stderr: [literally("--cors-origin: an origin: scheme://host[:port], with no path or trailing slash, got 'https://app.example.org/'")],
     },
     {
       name: 'a --cache-ttl that is not a number of seconds → exit 2',
       args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--cache-ttl', 'soon'],
       code: 2,
       stderr: [/--cache-ttl: expected a number of seconds, got 'soon'/],
+    },
+    {
+      name: 'a --workers beyond what a configuration file allows → exit 2 (one schema for flags and files)',
+      args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--workers', '65'],
+      code: 2,
+      stderr: [literally("--workers: expected a number of worker threads from 1 to 64, got '65'")],
+    },
+    {
+      name: 'an --endpoint that is not a URL → exit 2',
+      args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--endpoint', 'localhost:8890'],
+      code: 2,
+      stderr: [literally("--endpoint: expected an http(s) URL, got 'localhost:8890'")],
+    },
+    {
+      name: 'a --cache-control Node would refuse as a header → exit 2',
+      args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--cache-control', 'max-age=5\u0007'],
+      code: 2,
+      stderr: [/--cache-control: expected a header value in printable ASCII/],
     },
     {
       name: 'a --config with a bad cors origin and a negative cacheTtlSeconds → exit 2, both named',
@@ -137,8 +159,8 @@ describe('cli: usage and configuration mistakes', () => {
       code: 1,
       stderr: [/^sparql-jsonapi: /, literally(`${file('bad.ttl')}: `), /line \d+/],
     },
-  ])('$name', ({ args, code, stdout = [], stderr = [] }) => {
-    const result = run(args());
+  ])('$name', async ({ args, code, stdout = [], stderr = [] }) => {
+    const result = await run(args());
     expect(result.code, result.stderr).toBe(code);
     for (const pattern of stdout) expect(result.stdout).toMatch(pattern);
     for (const pattern of stderr) expect(result.stderr).toMatch(pattern);
@@ -147,39 +169,17 @@ describe('cli: usage and configuration mistakes', () => {
 });
 
 describe('cli: serve', () => {
-  it('listens on the port it is given (0: any free one), answers, and stops on SIGTERM', async () => {
+  it('in process: listens on the port it is given (0: any free one), answers with the flags applied, and stops when its signal aborts', async () => {
+    const stop = new AbortController();
+    const io = captureIo({ LOG_LEVEL: 'info' }, stop.signal);
     const flags = ['--cache-ttl', '60', '--cache-control', 'public, max-age=5', '--cors-origin', 'https://app.example.org'];
-    const child = spawn(process.execPath, [...CLI, 'serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', '0', ...flags], {
-      cwd: ROOT,
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    const exited = main(['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', '0', ...flags], io);
     try {
-      const port = await new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no 'listening on' log line within 20 s; stderr: ${stderr}`)), 20_000);
-        child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening; stderr: ${stderr}`)));
-        createInterface({ input: child.stdout }).on('line', (line) => {
-          const record = JSON.parse(line) as { msg?: string };
-          const match = /^listening on http:\/\/127\.0\.0\.1:(\d+)$/.exec(record.msg ?? '');
-          if (match) {
-            clearTimeout(timer);
-            resolve(Number(match[1]));
-          }
-        });
-      });
-      expect(port).toBeGreaterThan(0);
-
-      const health = await fetch(`http://127.0.0.1:${port}/health`);
-      expect(health.status).toBe(200);
-
+      const port = await listeningPort(() => io.out, exited);
       const concept = await fetch(`http://127.0.0.1:${port}/concepts/0101`, { headers: { Accept: 'application/vnd.api+json' } });
       expect(concept.status).toBe(200);
       expect(concept.headers.get('content-type')).toBe('application/vnd.api+json');
-      const document = (await concept.json()) as { data: { type: string; id: string } };
-      expect(document.data).toMatchObject({ type: 'concepts', id: '0101' });
+      expect(((await concept.json()) as { data: { type: string; id: string } }).data).toMatchObject({ type: 'concepts', id: '0101' });
 
       // The HTTP flags reach the app: cache TTL, Cache-Control, CORS origins; the CLI adds process metrics.
       const again = await fetch(`http://127.0.0.1:${port}/concepts/0101`, { headers: { Origin: 'https://app.example.org' } });
@@ -189,6 +189,36 @@ describe('cli: serve', () => {
       const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       expect(metrics).toMatch(/^process_cpu_user_seconds_total /m);
     } finally {
+      stop.abort();
+    }
+    expect(await exited).toBe(0);
+    expect(io.out.map((l) => (JSON.parse(l) as { msg: string }).msg).at(-1)).toBe('stopped');
+    expect(io.err).toEqual([]);
+  });
+
+  it('the executable: exit code 2 and the problems on stderr for an invalid mapping', () => {
+    const mapping = file('two-faults.yaml');
+    const result = spawnSync(process.execPath, [...BIN, 'serve', '--mapping', mapping, '--data', 'data/sample.ttl', '--port', '0'], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 20_000 });
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`${mapping}: types.things.relationships.parts.target: 'nope' is not a type of this mapping`);
+    expect(result.stderr).not.toMatch(STACK_TRACE);
+  });
+
+  it('the executable: serves, and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, [...BIN, 'serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', '0'], {
+      cwd: ROOT,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const lines: string[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    try {
+      const port = await listeningPort(() => lines, exited.then(([code]) => code ?? -1), () => stderr);
+      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    } finally {
       if (child.exitCode === null) child.kill('SIGTERM');
     }
     const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the server did not exit within 10 s of SIGTERM')), 10_000));
@@ -197,3 +227,17 @@ describe('cli: serve', () => {
     expect(stderr).toBe('');
   }, 30_000);
 });
+
+/** The port of the server's `listening on` log line, once it is written; rejects if the server exits first or after 20 s. */
+async function listeningPort(lines: () => readonly string[], exited: Promise<number>, stderr: () => string = () => ''): Promise<number> {
+  let gone: number | undefined;
+  void exited.then((code) => (gone = code));
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 25))) {
+    for (const line of lines()) {
+      const match = /^listening on http:\/\/127\.0\.0\.1:(\d+)$/.exec((JSON.parse(line) as { msg?: string }).msg ?? '');
+      if (match) return Number(match[1]);
+    }
+    if (gone !== undefined) throw new Error(`the server exited (${gone}) before listening; stderr: ${stderr()}`);
+  }
+  throw new Error(`no 'listening on' log line within 20 s; stderr: ${stderr()}`);
+}

@@ -1,14 +1,13 @@
 import type { Term } from '@rdfjs/types';
-import { iriToId } from './mapping/ids.js';
-import type { ResourceType } from './mapping/model.js';
-import type { Fieldsets } from './request/parse-fields.js';
-import type { IncludeNode } from './request/parse-include.js';
-import { buildIncludeQuery, INCLUDE_VARIABLES } from './sparql/include-query.js';
-import { idVariable } from './sparql/members.js';
-import { toText } from './sparql/to-text.js';
-import { resourceObject, shownAttributes, type Member, type RelationshipData, type ResourceObject } from './shape/resource-objects.js';
-import type { Row } from './store/store.js';
-import type { QueryRecorder } from './store/query-recorder.js';
+import type { ResourceType } from '../mapping/model.js';
+import { shownAttributes } from '../plan/shown-attributes.js';
+import type { Fieldsets } from '../request/parse-fields.js';
+import type { IncludeNode } from '../request/parse-include.js';
+import { resourceObject, type Member, type RelationshipData, type ResourceObject } from '../shape/resource-objects.js';
+import { buildIncludeQuery } from '../sparql/include-query.js';
+import type { Store } from '../store/store.js';
+import { readIncludeRows } from './rows.js';
+import { runQuery } from './run-query.js';
 
 /** The related resources of a document, and the linkage of the relationships they were reached by. */
 export interface Inclusion {
@@ -35,9 +34,6 @@ interface Step {
   readonly sources: readonly Entry[];
 }
 
-const { branch: N, source: SRC, target: T, field: F, value: O } = INCLUDE_VARIABLES;
-const T_ID = idVariable(T);
-
 /**
  * Follows the include tree from the primary resources, one SPARQL query per level for the whole
  * page (never one per resource): level n+1 starts from the resources level n reached. Each query
@@ -47,7 +43,7 @@ const T_ID = idVariable(T);
  *
  * @example await includeRelated(parseInclude('concerns.broader-concepts', mapping, activities, 3), new Map(), activities, members, store, '')
  */
-export async function includeRelated(include: readonly IncludeNode[], fieldsets: Fieldsets, type: ResourceType, members: readonly Member[], store: QueryRecorder, linkBase: string): Promise<Inclusion> {
+export async function includeRelated(include: readonly IncludeNode[], fieldsets: Fieldsets, type: ResourceType, members: readonly Member[], store: Store, linkBase: string): Promise<Inclusion> {
   const entries = new Map<string, Entry>();
   const entryOf = (entryType: ResourceType, member: Member, primary: boolean): Entry => {
     const key = keyOf(entryType, member.iri);
@@ -64,7 +60,7 @@ export async function includeRelated(include: readonly IncludeNode[], fieldsets:
       sources: sources.map((source) => source.member.iri),
       attributes: shownAttributes(node.type, fieldsets),
     })));
-    const found = readRows(await store.select(toText(query)), level);
+    const found = readIncludeRows(await runQuery(store, query), level.map(({ node }) => node.type));
     level = level.flatMap(({ node, sources }, n) => {
       const { targets: targetsOf, values } = found[n]!;
       const reached = new Map<string, Entry>();
@@ -87,36 +83,6 @@ export async function includeRelated(include: readonly IncludeNode[], fieldsets:
     included: [...entries.values()].filter((entry) => !entry.primary).map(objectOf),
     linkageOf: (member) => entries.get(keyOf(type, member.iri))?.linkage,
   };
-}
-
-/** What one branch of an include query found: source IRI → target IRI → target; target IRI → attribute → values. */
-interface Found {
-  readonly targets: Map<string, Map<string, Member>>;
-  readonly values: Map<string, Map<string, Term[]>>;
-}
-
-function readRows(rows: readonly Row[], level: readonly Step[]): Found[] {
-  const found: Found[] = level.map(() => ({ targets: new Map(), values: new Map() }));
-  for (const row of rows) {
-    const [n, source, target] = [Number(row[N.value]?.value), row[SRC.value]?.value, row[T.value]?.value];
-    const step = level[n];
-    if (!step || source === undefined || target === undefined) continue;
-    const strategy = step.node.type.id;
-    const id = strategy.kind === 'predicate' ? row[T_ID.value]?.value : iriToId(strategy, target);
-    if (id === undefined) continue;
-    const { targets, values } = found[n]!;
-    let linked = targets.get(source);
-    if (!linked) targets.set(source, (linked = new Map()));
-    if (!linked.has(target)) linked.set(target, { iri: target, id });
-    let fields = values.get(target);
-    if (!fields) values.set(target, (fields = new Map()));
-    const [field, value] = [row[F.value], row[O.value]];
-    if (!field || !value) continue;
-    const terms = fields.get(field.value);
-    if (!terms) fields.set(field.value, [value]);
-    else if (!terms.some((t) => t.equals(value))) terms.push(value);
-  }
-  return found;
 }
 
 /** An included resource's attribute values are the same from every source: the first branch that reaches it gives them. */

@@ -1,15 +1,15 @@
-import { notFound } from './errors/json-api-error.js';
-import type { Mapping } from './mapping/model.js';
-import type { Paging } from './plan/plan-request.js';
-import { encodeCursor, type Cursor } from './request/cursor.js';
-import { CURSOR_PAGINATION_PROFILE } from './request/parse-page.js';
-import { rowKeyValues } from './sparql/keyset-clause.js';
-import { buildCountQuery, buildListQuery, type ListRequest, type Window } from './sparql/list-query.js';
-import { toText } from './sparql/to-text.js';
-import type { PageParts } from './shape/documents.js';
-import { cursorLinks, offsetLinks, requestLink, type PageBase } from './shape/page-links.js';
-import { membersOf, type Member } from './shape/resource-objects.js';
-import type { QueryRecorder } from './store/query-recorder.js';
+import { notFound } from '../errors/json-api-error.js';
+import type { Mapping } from '../mapping/model.js';
+import type { ListRequest, Paging, Window } from '../plan/plan.js';
+import { encodeCursor, type Cursor } from '../request/cursor.js';
+import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
+import { buildCountQuery, buildListQuery } from '../sparql/list-query.js';
+import type { PageParts } from '../shape/documents.js';
+import { cursorLinks, offsetLinks, requestLink, type PageBase } from '../shape/page-links.js';
+import type { Member } from '../shape/resource-objects.js';
+import type { Store } from '../store/store.js';
+import { membersOf, rowKeyValues } from './rows.js';
+import { runQuery } from './run-query.js';
 
 /** A page of a list: its members in order, and the links and meta the document gets. */
 export interface ListPage {
@@ -23,13 +23,13 @@ export interface ListPage {
  *
  * @example await listPage(mapping, plan.list, plan.paging, recorder, { path: '/concepts', query: 'page[size]=5' })
  */
-export async function listPage(mapping: Mapping, request: ListRequest, paging: Paging, store: QueryRecorder, base: PageBase): Promise<ListPage> {
+export async function listPage(mapping: Mapping, request: ListRequest, paging: Paging, store: Store, base: PageBase): Promise<ListPage> {
   const { page } = paging;
   if (page.kind === 'cursor') return cursorPage(mapping, request, paging, store, base);
   // Without a count, one row more than the page tells whether a next page exists.
   const window = { limit: page.size + (paging.count ? 0 : 1), offset: page.number * page.size };
   const [rows, total] = await Promise.all([
-    store.select(toText(buildListQuery(mapping, request, window))),
+    runQuery(store, buildListQuery(mapping, request, window)),
     paging.count ? countOf(mapping, request, store) : undefined,
   ]);
   if (request.parent && rows.length === 0) {
@@ -48,12 +48,12 @@ export async function listPage(mapping: Mapping, request: ListRequest, paging: P
  * cursors (a keyset FILTER) and returns one row more than the page, which tells whether more lie
  * beyond. A page that ends at `page[before]` is read from the end and turned round here.
  */
-async function cursorPage(mapping: Mapping, request: ListRequest, paging: Paging, store: QueryRecorder, base: PageBase): Promise<ListPage> {
+async function cursorPage(mapping: Mapping, request: ListRequest, paging: Paging, store: Store, base: PageBase): Promise<ListPage> {
   const { page, after, before } = paging;
   const skip = page.kind === 'cursor' ? (page.skip ?? 0) : 0;
   const fromEnd = before !== undefined && after === undefined;
   const [rows, total] = await Promise.all([
-    store.select(toText(buildListQuery(mapping, request, { limit: page.size + 1, offset: skip }, { after, before, fromEnd }))),
+    runQuery(store, buildListQuery(mapping, request, { limit: page.size + 1, offset: skip }, { after, before, fromEnd })),
     paging.count ? countOf(mapping, request, store) : undefined,
   ]);
   if (request.parent && rows.length === 0 && (paging.count ? total : await countOf(mapping, request, store)) === undefined) {
@@ -74,8 +74,8 @@ async function cursorPage(mapping: Mapping, request: ListRequest, paging: Paging
 }
 
 /** The list's total, or `undefined` when it hangs off a parent that does not exist. */
-async function countOf(mapping: Mapping, request: ListRequest, store: QueryRecorder): Promise<number | undefined> {
-  const [row] = await store.select(toText(buildCountQuery(mapping, request)));
+async function countOf(mapping: Mapping, request: ListRequest, store: Store): Promise<number | undefined> {
+  const [row] = await runQuery(store, buildCountQuery(mapping, request));
   if (request.parent && Number(row?.parents?.value ?? 0) === 0) return undefined;
   return Number(row?.count?.value ?? 0);
 }
@@ -84,8 +84,8 @@ async function countOf(mapping: Mapping, request: ListRequest, store: QueryRecor
  * The first members of a list window, without links: what a to-one relationship points at.
  * 404 when the list hangs off a parent that does not exist.
  */
-export async function listWindow(mapping: Mapping, request: ListRequest, window: Window, store: QueryRecorder): Promise<Member[]> {
-  const rows = await store.select(toText(buildListQuery(mapping, request, window)));
+export async function listWindow(mapping: Mapping, request: ListRequest, window: Window, store: Store): Promise<Member[]> {
+  const rows = await runQuery(store, buildListQuery(mapping, request, window));
   if (request.parent && rows.length === 0) throw notFound(`There is no ${request.parent.type.name} with this id.`);
   return membersOf(request.type, rows);
 }

@@ -1,0 +1,197 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+/** A whole number in a range, with one message for every way a value can miss it. */
+const wholeNumber = (min: number, max: number, expected: string) =>
+  z.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: expected });
+
+/** How to reach one dataset's triples: files for the embedded store, or an endpoint. */
+const datasetSchema = z
+  .strictObject({
+    mapping: z.string(),
+    data: z.array(z.string()).min(1).optional(),
+    workers: wholeNumber(1, 64, 'expected a number of worker threads from 1 to 64').optional(),
+    endpoint: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
+    graph: z.string().optional(),
+    user: z.string().optional(),
+    password: z.string().optional(),
+    timeoutMs: z.number().int().positive().optional(),
+    linkBase: z.string().optional(),
+    page: z.strictObject({ defaultSize: z.number().int().min(1).optional(), maxSize: z.number().int().min(1).optional() }).optional(),
+    count: z.boolean().optional(),
+    includeDepth: z.number().int().min(1).max(10).optional(),
+    // Checked here so that a value Node would refuse as a header fails at start-up, not per request.
+    cacheControl: z.string().regex(/^[\x20-\x7e]+$/, 'expected a header value in printable ASCII, e.g. "public, max-age=60"').optional(),
+    cacheTtlSeconds: z.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected a number of seconds' }).optional(),
+  })
+  .refine((d) => (d.data === undefined) !== (d.endpoint === undefined), { error: 'give either data (files for the embedded store) or endpoint, not both' })
+  .refine((d) => (d.page?.defaultSize ?? 20) <= (d.page?.maxSize ?? Math.max(100, d.page?.defaultSize ?? 0)), { error: 'page.defaultSize may not exceed page.maxSize', path: ['page'] });
+
+/** An origin as browsers send it: scheme, host and port only (`https://app.example.org`). */
+export const originSchema = z.string().refine((value) => URL.canParse(value) && new URL(value).origin === value, {
+  error: 'an origin: scheme://host[:port], with no path or trailing slash',
+});
+
+const configSchema = z.strictObject({
+  port: wholeNumber(0, 65535, 'expected a port number (0 to 65535)').optional(),
+  host: z.string().optional(),
+  default: z.string().optional(),
+  cors: z.strictObject({ origins: z.union([z.literal('*'), z.array(originSchema)]) }).optional(),
+  cacheMaxMegabytes: z.number().positive().optional(),
+  datasets: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/, 'dataset names: letters, digits, - and _'), datasetSchema),
+});
+
+export type DatasetConfig = z.infer<typeof datasetSchema>;
+type ConfigFile = z.infer<typeof configSchema>;
+export interface ServerConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly default: string;
+  readonly datasets: Readonly<Record<string, DatasetConfig>>;
+  /** Origins whose scripts may read responses; any origin when absent. */
+  readonly cors?: { readonly origins: '*' | readonly string[] };
+  /** Memory bound of the response cache, shared by the datasets that give it a TTL; 64 when absent. */
+  readonly cacheMaxMegabytes?: number;
+}
+
+/** A configuration that can't be used; the CLI prints the message and exits with code 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads a `--config` file (YAML or JSON); relative paths in it are relative to the file. */
+export async function readConfigFile(file: string): Promise<ServerConfig> {
+  let raw: unknown;
+  try {
+    raw = parseYaml(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`${file}: cannot read the configuration: ${(error as Error).message}`);
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(`${file}: invalid configuration\n${parsed.error.issues.map((i) => `  ${file}: ${i.path.join('.') || '(top level)'}: ${i.message}`).join('\n')}`);
+  }
+  return compileConfig(parsed.data, dirname(file), file);
+}
+
+/** A checked configuration → ServerConfig: the default dataset chosen, relative paths resolved against `base`. */
+function compileConfig(config: ConfigFile, base: string, source: string): ServerConfig {
+  const names = Object.keys(config.datasets);
+  const defaultName = config.default ?? names[0];
+  if (defaultName === undefined || !names.includes(defaultName)) throw new ConfigError(`${source}: default: '${defaultName}' is not one of the datasets (${names.join(', ')})`);
+  const datasets = Object.fromEntries(
+    Object.entries(config.datasets).map(([name, d]) => [name, { ...d, mapping: resolve(base, d.mapping), ...(d.data && { data: d.data.map((f) => resolve(base, f)) }) }]),
+  );
+  return {
+    port: config.port ?? 3000,
+    host: config.host ?? '127.0.0.1',
+    default: defaultName,
+    datasets,
+    ...(config.cors && { cors: config.cors }),
+    ...(config.cacheMaxMegabytes !== undefined && { cacheMaxMegabytes: config.cacheMaxMegabytes }),
+  };
+}
+
+/** The `serve` flags, as node:util parseArgs gives them (every value a string). */
+export type ServeFlags = Partial<Record<'mapping' | 'endpoint' | 'graph' | 'dataset' | 'port' | 'host' | 'user' | 'password' | 'link-base' | 'workers' | 'cache-ttl' | 'cache-control', string>> & {
+  readonly data?: readonly string[];
+  readonly 'cors-origin'?: readonly string[];
+};
+
+/** Where each configuration key comes from on the command line, for messages. */
+const FLAG_OF: Readonly<Record<string, string>> = {
+  port: '--port',
+  host: '--host',
+  cors: '--cors-origin',
+  mapping: '--mapping',
+  data: '--data',
+  endpoint: '--endpoint',
+  graph: '--graph',
+  user: '--user',
+  password: '--password',
+  linkBase: '--link-base',
+  workers: '--workers',
+  cacheTtlSeconds: '--cache-ttl',
+  cacheControl: '--cache-control',
+};
+
+/**
+ * The configuration `serve` flags describe: one dataset, checked by the same schema as a
+ * configuration file, with every problem named by its flag (`--port: expected a port number (0 to
+ * 65535), got 'http'`). `env` supplies SPARQL_ENDPOINT when neither --data nor --endpoint is given.
+ *
+ * @example configFromFlags({ mapping: 'mappings/sample.yaml', data: ['data/sample.ttl'], port: '0' }, {})
+ */
+export function configFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): ServerConfig {
+  if (!flags.mapping) throw new ConfigError('--mapping is required (or --config)');
+  if (!flags.data?.length === !flags.endpoint && !env.SPARQL_ENDPOINT) throw new ConfigError('give either --data FILE... or --endpoint URL');
+  const name = flags.dataset ?? 'default';
+  const origins = flags['cors-origin'];
+  const raw = {
+    ...(flags.port !== undefined && { port: numeric(flags.port) }),
+    ...(flags.host !== undefined && { host: flags.host }),
+    ...(origins && { cors: { origins: origins.includes('*') ? '*' : origins } }),
+    datasets: {
+      [name]: {
+        mapping: flags.mapping,
+        ...(flags.data?.length ? { data: flags.data } : { endpoint: flags.endpoint ?? env.SPARQL_ENDPOINT }),
+        ...(flags.graph !== undefined && { graph: flags.graph }),
+        ...(flags.user !== undefined && { user: flags.user }),
+        ...(flags.password !== undefined && { password: flags.password }),
+        ...(flags['link-base'] !== undefined && { linkBase: flags['link-base'] }),
+        ...(flags.workers !== undefined && { workers: numeric(flags.workers) }),
+        ...(flags['cache-ttl'] !== undefined && { cacheTtlSeconds: numeric(flags['cache-ttl']) }),
+        ...(flags['cache-control'] !== undefined && { cacheControl: flags['cache-control'] }),
+      },
+    },
+  };
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues
+        .map((issue) => {
+          const key = issue.path[0] === 'datasets' ? issue.path[2] : issue.path[0];
+          const flag = typeof key === 'string' ? (FLAG_OF[key] ?? key) : 'serve';
+          const given = valueAt(raw, issue.path);
+          return `${flag}: ${issue.message}${typeof given === 'string' || typeof given === 'number' ? `, got '${given}'` : ''}`;
+        })
+        .join('\n'),
+    );
+  }
+  return compileConfig(parsed.data, process.cwd(), 'serve');
+}
+
+/** A flag's value as a number when it reads as one; as it is otherwise, so the schema names the problem. */
+const numeric = (value: string): number | string => (value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value);
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined), value);
+}
+
+/** Keys of a dataset that only the embedded store reads. */
+const EMBEDDED_ONLY = ['data', 'workers'] as const;
+
+/**
+ * The environment's overrides: `PORT`, `HOST`, and `SPARQL_ENDPOINT` / `SPARQL_GRAPH` /
+ * `SPARQL_USER` / `SPARQL_PASSWORD`, which point the default dataset at an endpoint. Everything
+ * else the default dataset sets (page limits, count, include depth, caching, timeout, links) stays.
+ *
+ * @example applyEnvironment(config, { SPARQL_ENDPOINT: 'http://localhost:8890/sparql' })
+ */
+export function applyEnvironment(config: ServerConfig, env: NodeJS.ProcessEnv): ServerConfig {
+  const port = env.PORT === undefined ? config.port : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT: expected a port number (0 to 65535), got '${env.PORT}'`);
+  const current = config.datasets[config.default]!;
+  let dataset: DatasetConfig = current;
+  if (env.SPARQL_ENDPOINT) {
+    const remote: Record<string, unknown> = { ...current };
+    for (const key of EMBEDDED_ONLY) delete remote[key];
+    const graph = env.SPARQL_GRAPH ?? current.graph;
+    const user = env.SPARQL_USER ?? current.user;
+    const password = env.SPARQL_PASSWORD ?? current.password;
+    dataset = { ...(remote as DatasetConfig), endpoint: env.SPARQL_ENDPOINT, ...(graph && { graph }), ...(user && { user }), ...(password && { password }) };
+  }
+  return { ...config, port, host: env.HOST ?? config.host, datasets: { ...config.datasets, [config.default]: dataset } };
+}

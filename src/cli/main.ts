@@ -1,0 +1,104 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { createApp } from '../app.js';
+import { MappingError } from '../mapping/load-mapping.js';
+import { applyEnvironment, ConfigError, configFromFlags, readConfigFile } from './config.js';
+import { line, type CliIo } from './io.js';
+import { runLoad } from './load-command.js';
+import { openDatasets } from './open-datasets.js';
+import { serveOptions } from './options.js';
+
+export const USAGE = `Usage:
+  sparql-jsonapi serve --mapping FILE (--data FILE... | --endpoint URL [--graph IRI]) [options]
+  sparql-jsonapi serve --config FILE
+  sparql-jsonapi load --endpoint URL [--graph IRI] FILE...     (load --help for its options)
+
+serve options:
+  --mapping FILE     mapping file (YAML or JSON)
+  --data FILE        RDF file for the embedded store (.ttl .nt .nq .trig); repeat for more
+  --endpoint URL     SPARQL 1.1 query endpoint instead of the embedded store
+  --graph IRI        named graph to query at the endpoint
+  --user U, --password P   credentials for the endpoint (Basic auth)
+  --dataset NAME     dataset name in /api/<NAME>/... (default: default)
+  --port N           port (default 3000; env PORT)
+  --host H           interface to listen on (default 127.0.0.1; env HOST)
+  --link-base URL    prefix for every link in responses (default: none, links are /<type>/...)
+  --workers N        embedded store worker threads (default 2)
+  --cors-origin O    origin whose scripts may read responses; repeat for more (default: any)
+  --cache-ttl S      keep 200 responses in memory for S seconds (default 0: no response cache)
+  --cache-control V  Cache-Control of 200 and 304 responses (default no-cache)
+  --config FILE      several datasets from a YAML/JSON file (see README)
+Environment: PORT, HOST, SPARQL_ENDPOINT, SPARQL_GRAPH, SPARQL_USER, SPARQL_PASSWORD, LOG_LEVEL.`;
+
+/**
+ * The `sparql-jsonapi` command, without touching `process`: it reads `io.env`, writes to
+ * `io.stdout`/`io.stderr`, and resolves its exit code: 0 done, 1 a runtime failure (a store or a
+ * file), 2 bad usage, mapping or configuration (printed without a stack trace). `serve` resolves
+ * once `io.signal` aborts and the server has closed.
+ *
+ * @example await main(['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl'], { stdout: process.stdout, stderr: process.stderr, env: process.env, signal })
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await command(argv, io);
+  } catch (error) {
+    if (error instanceof MappingError || error instanceof ConfigError) {
+      line(io.stderr, error.message);
+      return 2;
+    }
+    if (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      line(io.stderr, `${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    line(io.stderr, `sparql-jsonapi: ${(error as Error).message ?? error}`);
+    return 1;
+  }
+}
+
+async function command([name, ...rest]: readonly string[], io: CliIo): Promise<number> {
+  if (name === 'load') return runLoad(rest, io);
+  if (name === '--help') {
+    line(io.stdout, USAGE);
+    return 0;
+  }
+  if (name !== 'serve') {
+    line(io.stderr, name === undefined ? USAGE : `Unknown command '${name}'.\n\n${USAGE}`);
+    return 2;
+  }
+  const { values } = parseArgs({ args: [...rest], options: serveOptions, strict: true });
+  if (values.help) {
+    line(io.stdout, USAGE);
+    return 0;
+  }
+  return serve(applyEnvironment(values.config ? await readConfigFile(values.config) : configFromFlags(values, io.env), io.env), io);
+}
+
+/** Opens the datasets, listens, and closes everything once `io.signal` aborts. */
+async function serve(config: Awaited<ReturnType<typeof readConfigFile>>, io: CliIo): Promise<number> {
+  const logger = pino({ level: io.env.LOG_LEVEL ?? 'info' }, io.stdout);
+  const datasets = await openDatasets(config, logger);
+  const app = createApp({
+    datasets,
+    defaultDataset: config.default,
+    logger,
+    ...(config.cors && { cors: config.cors }),
+    ...(config.cacheMaxMegabytes !== undefined && { responseCache: { maxBytes: Math.round(config.cacheMaxMegabytes * 2 ** 20) } }),
+    processMetrics: true,
+  });
+  const server = app.listen(config.port, config.host);
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    await Promise.all(datasets.map((d) => d.store.close()));
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  logger.info({ datasets: datasets.map((d) => `${d.name}: ${d.store.description}`) }, `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);
+  if (io.signal && !io.signal.aborted) await once(io.signal, 'abort');
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await Promise.all(datasets.map((d) => d.store.close()));
+  logger.info('stopped');
+  return 0;
+}

@@ -1,0 +1,113 @@
+import rdf from '@rdfjs/data-model';
+import type { Term } from '@rdfjs/types';
+import { iriToId } from '../mapping/ids.js';
+import type { ResourceType, SortKey } from '../mapping/model.js';
+import type { KeyValue } from '../request/cursor.js';
+import type { Member } from '../shape/resource-objects.js';
+import { INCLUDE_VARIABLES } from '../sparql/include-query.js';
+import { idVariable } from '../sparql/members.js';
+import { keyVariable } from '../sparql/sort-clauses.js';
+import type { Row } from '../store/store.js';
+
+/*
+ * Reading result rows, in one place: every variable name a query builder projects is read back
+ * here, next to the other reads, so that a change to a query's projection has one reader to follow.
+ */
+
+/** A resource's values, by field (attribute) name; each value once. */
+export type FieldValues = Map<string, Term[]>;
+
+/**
+ * The members in list-query rows (`?s`, and `?s_id` for the predicate id strategy), in row order,
+ * each once; rows without `?s` (a parent pointing at nothing) are skipped.
+ *
+ * @example membersOf(concepts, rows) // [{ iri: 'http://…/concept/0101', id: '0101' }, …]
+ */
+export function membersOf(type: ResourceType, rows: readonly Row[]): Member[] {
+  const members: Member[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const iri = row.s?.value;
+    if (iri === undefined || seen.has(iri)) continue;
+    seen.add(iri);
+    const member = memberOf(type, iri, row.s_id);
+    if (member) members.push(member);
+  }
+  return members;
+}
+
+/**
+ * Groups fetch-query rows (`?s ?f ?o`) by subject and field in one pass.
+ * @returns IRI → field name → values
+ */
+export function groupValues(rows: readonly Row[]): Map<string, FieldValues> {
+  const bySubject = new Map<string, FieldValues>();
+  for (const { s, f, o } of rows) {
+    if (!s) continue;
+    let fields = bySubject.get(s.value);
+    if (!fields) bySubject.set(s.value, (fields = new Map()));
+    if (f && o) addValue(fields, f.value, o);
+  }
+  return bySubject;
+}
+
+/**
+ * The values a cursor keeps for the resource of one row of a keyset list query: the projected
+ * aggregate of each attribute key (for a language key, without its tier digit, as ORDER BY sees
+ * it); `null` where the resource has none.
+ *
+ * @example rowKeyValues(parseSort('-financial-year,id', mapping, type), row) // [literal('2016-01-01Z', xsdDate)]
+ */
+export function rowKeyValues(sort: readonly SortKey[], row: Row): KeyValue[] {
+  return sort.flatMap((key, i): KeyValue[] => {
+    if (key.path.end === 'id') return [];
+    const term = row[keyVariable(i).value];
+    if (term?.termType === 'Literal') return [key.path.end.language !== undefined ? rdf.literal(term.value.slice(1)) : term];
+    return [term?.termType === 'NamedNode' ? term : null];
+  });
+}
+
+/** What one branch of an include query found: source IRI → target IRI → target; target IRI → its values. */
+export interface BranchRows {
+  readonly targets: Map<string, Map<string, Member>>;
+  readonly values: Map<string, FieldValues>;
+}
+
+const { branch: N, source: SRC, target: T, field: F, value: O } = INCLUDE_VARIABLES;
+const T_ID = idVariable(T);
+
+/**
+ * Reads the rows of an include query (`?n ?src ?t ?t_id ?f ?o`, see `sparql/include-query.ts`)
+ * into one {@link BranchRows} per branch; `targetTypes[n]` is branch n's target type.
+ */
+export function readIncludeRows(rows: readonly Row[], targetTypes: readonly ResourceType[]): BranchRows[] {
+  const found: BranchRows[] = targetTypes.map(() => ({ targets: new Map(), values: new Map() }));
+  for (const row of rows) {
+    const [n, source, target] = [Number(row[N.value]?.value), row[SRC.value]?.value, row[T.value]?.value];
+    const type = targetTypes[n];
+    if (!type || source === undefined || target === undefined) continue;
+    const member = memberOf(type, target, row[T_ID.value]);
+    if (!member) continue;
+    const { targets, values } = found[n]!;
+    let linked = targets.get(source);
+    if (!linked) targets.set(source, (linked = new Map()));
+    if (!linked.has(target)) linked.set(target, member);
+    let fields = values.get(target);
+    if (!fields) values.set(target, (fields = new Map()));
+    const [field, value] = [row[F.value], row[O.value]];
+    if (field && value) addValue(fields, field.value, value);
+  }
+  return found;
+}
+
+/** A resource by its IRI and, for the predicate id strategy, the id literal its row carries. */
+function memberOf(type: ResourceType, iri: string, idTerm: Term | undefined): Member | undefined {
+  const id = type.id.kind === 'predicate' ? idTerm?.value : iriToId(type.id, iri);
+  return id === undefined ? undefined : { iri, id };
+}
+
+function addValue(fields: FieldValues, field: string, value: Term): void {
+  const values = fields.get(field);
+  if (!values) fields.set(field, [value]);
+  else if (!values.some((v) => v.equals(value))) values.push(value);
+}

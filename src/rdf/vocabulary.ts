@@ -1,0 +1,29 @@
+/**
+ * RDF vocabulary the server relies on, defined once: namespaces, the XSD datatypes it treats
+ * specially, and the lexical rules of IRIs and language tags. Every stage imports from here.
+ */
+
+export const XSD = 'http://www.w3.org/2001/XMLSchema#';
+export const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+
+export const XSD_STRING = `${XSD}string`;
+export const XSD_BOOLEAN = `${XSD}boolean`;
+export const XSD_DECIMAL = `${XSD}decimal`;
+export const RDF_TYPE = `${RDF}type`;
+export const RDF_LANG_STRING = `${RDF}langString`;
+
+/** The local names of `xsd:integer` and the XSD types derived from it. */
+export const INTEGER_TYPE_NAMES: readonly string[] = Object.freeze([
+  'integer', 'long', 'int', 'short', 'byte',
+  'nonNegativeInteger', 'positiveInteger', 'negativeInteger', 'nonPositiveInteger',
+  'unsignedLong', 'unsignedInt', 'unsignedShort', 'unsignedByte',
+]);
+
+/** `xsd:integer` and its derived types, as full IRIs. */
+export const INTEGER_TYPES: ReadonlySet<string> = new Set(INTEGER_TYPE_NAMES.map((name) => XSD + name));
+
+/** Characters an IRI may not hold (RFC 3987: controls, space, `<>"{}|^\`` and backslash). */
+export const FORBIDDEN_IRI_CHARS = /[\u0000-\u0020<>"{}|^`\\]/u;
+
+/** A BCP 47 language tag as RDF 1.1 writes them (`en`, `pt-BR`, `de-CH-1996`). */
+export const LANGUAGE_TAG = /^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/;
