@@ -1,3 +1,4 @@
+import { describeFetchError, retryStaleSocket } from '../store/fetch-retry.js';
 import { DigestAuth, parseDigestChallenge } from './digest.js';
 
 /** A store refused or could not take the data; the message is meant for the user, without a stack. */
@@ -75,18 +76,9 @@ export class StoreClient {
     const auth = this.authorization(url);
     if (auth) headers.authorization = auth;
     try {
-      return await fetch(url, { method: 'POST', headers, body });
+      return await retryStaleSocket(() => fetch(url, { method: 'POST', headers, body }));
     } catch (error) {
-      // Virtuoso closes idle keep-alive connections after 10 s; a request that lands on
-      // such a socket fails before the server saw it, so one retry is safe.
-      if (isSocketReset(error)) {
-        try {
-          return await fetch(url, { method: 'POST', headers, body });
-        } catch (again) {
-          error = again;
-        }
-      }
-      throw new LoadError(`Could not reach ${url}: ${describeNetworkError(error)}`);
+      throw new LoadError(`Could not reach ${url}: ${describeFetchError(error)}`);
     }
   }
 
@@ -102,20 +94,4 @@ export class StoreClient {
     }
     return undefined;
   }
-}
-
-function causeCode(error: unknown): string | undefined {
-  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
-  return cause?.code;
-}
-
-function isSocketReset(error: unknown): boolean {
-  const code = causeCode(error);
-  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
-}
-
-function describeNetworkError(error: unknown): string {
-  const code = causeCode(error);
-  const message = (error as { cause?: Error })?.cause?.message ?? (error as Error)?.message ?? String(error);
-  return code && !message.includes(code) ? `${code} ${message}` : message;
 }

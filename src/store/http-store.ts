@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import SimpleClient from 'sparql-http-client/SimpleClient.js';
+import { describeFetchError as describe, retryStaleSocket } from './fetch-retry.js';
 import { parseSelectResults } from './parse-select-results.js';
 import { StoreError, type Row, type SelectOptions, type Store } from './store.js';
 
@@ -18,8 +19,6 @@ export interface HttpStoreOptions {
 
 /** Longer queries are POSTed (form-encoded): URLs past a few KB are refused by some servers and proxies. */
 const MAX_GET_QUERY_LENGTH = 1500;
-/** Failures of a reused keep-alive socket that the server had already closed (Virtuoso drops idle ones after 10 s). */
-const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
 /**
  * Creates a store for any SPARQL 1.1 endpoint. SELECT results are requested as
@@ -61,15 +60,8 @@ export function createHttpStore(options: HttpStoreOptions): Store {
       throw new StoreError('unavailable', `cannot reach ${where}: ${describe(error)}`, { cause: error });
     };
 
-    let response: Response;
-    try {
-      response = await send(query, signal);
-    } catch (error) {
-      // A stale keep-alive socket fails before any response: the query never ran, so one retry is safe.
-      if (signal.aborted || !hasCode(error, STALE_SOCKET_CODES)) return fail(error);
-      logger?.debug({ err: error }, `retrying SPARQL request to ${where} after a closed connection`);
-      response = await send(query, signal).catch(fail);
-    }
+    const onRetry = (error: unknown) => logger?.debug({ err: error }, `retrying SPARQL request to ${where} after a closed connection`);
+    const response = await retryStaleSocket(() => send(query, signal), { signal, onRetry }).catch(fail);
 
     // Virtuoso answers 200 with the first ResultSetMaxRows rows and this header: never serve that as complete.
     // (It also sends it when a query's own LIMIT reaches the cap and exactly that many rows come back.)
@@ -100,25 +92,4 @@ export function createHttpStore(options: HttpStoreOptions): Store {
       // Nothing to free: keep-alive sockets belong to Node's global dispatcher and time out on their own.
     },
   };
-}
-
-/** Whether an error or any error in its `cause` chain (or an AggregateError's members) has one of `codes`. */
-function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
-  for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && codes.has(code)) return true;
-    if (e instanceof AggregateError && e.errors.some((inner) => hasCode(inner, codes))) return true;
-  }
-  return false;
-}
-
-/** `fetch failed` says nothing: append the messages of the causes. */
-function describe(error: unknown): string {
-  const parts: string[] = [];
-  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    const message = e instanceof Error ? e.message : String(e);
-    parts.push(typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message);
-  }
-  return parts.filter((part) => part !== '').join(': ');
 }
