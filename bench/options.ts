@@ -40,22 +40,24 @@ const list = (values: readonly string[] | undefined) => (values ?? []).flatMap((
  * @example parseBenchOptions(['--size', '100k', '--store', 'virtuoso']) // { sizes: ['100k'], stores: ['virtuoso'], … }
  */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions | { help: true } | string {
-  let values;
+  const parse = () =>
+    parseArgs({
+    args: [...argv],
+    options: {
+      size: { type: 'string', multiple: true },
+      store: { type: 'string', multiple: true },
+      smoke: { type: 'boolean' },
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      iterations: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  let values: ReturnType<typeof parse>['values'];
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        size: { type: 'string', multiple: true },
-        store: { type: 'string', multiple: true },
-        smoke: { type: 'boolean' },
-        duration: { type: 'string' },
-        connections: { type: 'string' },
-        iterations: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    ({ values } = parse());
   } catch (error) {
     return (error as Error).message;
   }

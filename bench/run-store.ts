@@ -143,7 +143,7 @@ async function benchShape(shape: Shape, context: ShapeContext, run: ShapeRun): P
   } catch (error) {
     return na(error instanceof NotAvailable ? error.message : `could not build its URLs: ${causes(error)}`);
   }
-  let first;
+  let first: Awaited<ReturnType<typeof get>>;
   try {
     first = await get(run.base, urls[0]!, shape.accept, AbortSignal.timeout(REQUEST_LIMIT_MS));
   } catch (error) {

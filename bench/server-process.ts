@@ -25,7 +25,9 @@ export class ServerRefused extends Error {
 }
 
 const running = new Set<() => void>();
-process.once('exit', () => running.forEach((kill) => kill()));
+process.once('exit', () => {
+  for (const kill of running) kill();
+});
 
 /**
  * Runs `sparql-jsonapi serve --config <file>` from the sources (through tsx, so the numbers are
@@ -75,7 +77,7 @@ export async function startServer(dataset: Record<string, unknown>, workDir: str
     }
     running.delete(kill);
   };
-  let facts;
+  let facts: Awaited<typeof started>;
   try {
     facts = await started;
   } catch (error) {

@@ -346,18 +346,20 @@ const USAGE = `usage: npm run generate -- --activities N [--out FILE] [--seed S]
 /** The CLI's options, or an error message (printed with the usage). */
 export function parseArguments(argv: readonly string[]):
   { options: Required<GenerateOptions>; out: string } | { error: string } {
-  let values;
+  const parse = () =>
+    parseArgs({
+    args: [...argv],
+    options: {
+      activities: { type: 'string', short: 'n' },
+      out: { type: 'string', short: 'o' },
+      seed: { type: 'string', short: 's' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  let values: ReturnType<typeof parse>['values'];
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        activities: { type: 'string', short: 'n' },
-        out: { type: 'string', short: 'o' },
-        seed: { type: 'string', short: 's' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    ({ values } = parse());
   } catch (error) {
     return { error: (error as Error).message };
   }

@@ -166,7 +166,10 @@ export async function startLocalVirtuoso(binary: string, isql: string, timeoutMs
   for (;;) {
     if (exitCode !== null) await fail(`exited during start-up (${exitCode})`);
     const ok = await fetch(probe, { signal: AbortSignal.timeout(2_000) }).then(
-      async (r) => (await r.body?.cancel(), r.ok),
+      async (r) => {
+        await r.body?.cancel();
+        return r.ok;
+      },
       () => false,
     );
     if (ok) break;
@@ -182,7 +185,10 @@ export async function startLocalVirtuoso(binary: string, isql: string, timeoutMs
   const probeGraph = `http://127.0.0.1:${httpPort}/sparql-graph-crud?graph=${encodeURIComponent('urn:sparql-jsonapi:harness-probe')}`;
   for (;;) {
     const stored = await fetch(probeGraph, { method: 'POST', headers: { 'Content-Type': 'application/n-triples' }, body: '<urn:s> <urn:p> "ready" .\n', signal: AbortSignal.timeout(2_000) }).then(
-      async (r) => (await r.body?.cancel(), r.ok),
+      async (r) => {
+        await r.body?.cancel();
+        return r.ok;
+      },
       () => false,
     );
     if (stored) break;

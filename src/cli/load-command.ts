@@ -24,9 +24,10 @@ Loads Turtle, N-Triples, N-Quads or TriG files (.ttl .nt .nq .trig) into a SPARQ
  * 1 the store refused or a file could not be read, 2 bad usage (usage text printed).
  */
 export async function runLoad(argv: readonly string[], io: CliIo): Promise<number> {
-  let parsed;
+  const parse = () => parseArgs({ args: [...argv], options: loadOptions, allowPositionals: true, strict: true });
+  let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parseArgs({ args: [...argv], options: loadOptions, allowPositionals: true, strict: true });
+    parsed = parse();
   } catch (error) {
     line(io.stderr, `${(error as Error).message}\n\n${LOAD_USAGE}`);
     return 2;

@@ -1,4 +1,4 @@
-import { parsePath } from '../request/parse-path.js';
+import { parsePath, type Route } from '../request/parse-path.js';
 
 /** The labels a request is counted under: never the raw path, whose values are unbounded. */
 export interface RouteLabel {
@@ -17,7 +17,7 @@ export interface RouteLabel {
  */
 export function routeLabel(pathname: string, datasets: ReadonlySet<string>, defaultDataset: string): RouteLabel {
   if (pathname === '/health' || pathname === '/metrics') return { dataset: '', route: pathname };
-  let route;
+  let route: Route;
   try {
     route = parsePath(pathname);
   } catch {

@@ -121,7 +121,7 @@ function compileId(spec: IdSpec, path: string, expand: (v: string, p: string) =>
   if ('template' in spec) {
     const parts = spec.template.split('{id}');
     const [prefix = '', suffix = ''] = parts;
-    if (parts.length !== 2 || !isSafeAbsoluteIri(prefix + '0' + suffix)) {
+    if (parts.length !== 2 || !isSafeAbsoluteIri(`${prefix}0${suffix}`)) {
       problems.push(`${path}.template: expected an absolute IRI with exactly one {id}, got '${spec.template}'`);
     }
     return Object.freeze({ kind: 'template', prefix, suffix });

@@ -38,15 +38,15 @@ const INTEGER = rule('integer', /^[+-]?\d+$/, 'an integer such as 42 or -7');
 /** The XSD datatypes whose values filters parse and compare as typed literals. */
 const RULES = new Map<string, DatatypeRule>([
   ...INTEGER_TYPE_NAMES.map((name) => [XSD + name, INTEGER] as const),
-  [XSD + 'decimal', rule('decimal', /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/, 'a decimal number such as 12.5 or -3')],
-  [XSD + 'double', rule('double', NUMBER, 'a number such as 12.5 or 1.2E3')],
-  [XSD + 'float', rule('float', NUMBER, 'a number such as 12.5 or 1.2E3')],
-  [XSD + 'boolean', rule('boolean', /^(?:true|false|1|0)$/, 'true or false', false, (v) => (v === '1' || v === 'true' ? 'true' : 'false'))],
-  [XSD + 'date', rule('date', new RegExp(`^${YEAR}-${MONTH}-${DAY}${TZ}$`), 'a date such as 2016-01-01 or 2016-01-01Z')],
-  [XSD + 'dateTime', rule('dateTime', new RegExp(`^${YEAR}-${MONTH}-${DAY}T${TIME}${TZ}$`), 'a date-time such as 2016-01-01T12:00:00Z')],
-  [XSD + 'time', rule('time', new RegExp(`^${TIME}${TZ}$`), 'a time such as 12:30:00 or 12:30:00Z')],
-  [XSD + 'gYear', rule('gYear', new RegExp(`^${YEAR}${TZ}$`), 'a year such as 2016')],
-  [XSD + 'gYearMonth', rule('gYearMonth', new RegExp(`^${YEAR}-${MONTH}${TZ}$`), 'a year and month such as 2016-03')],
+  [`${XSD}decimal`, rule('decimal', /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/, 'a decimal number such as 12.5 or -3')],
+  [`${XSD}double`, rule('double', NUMBER, 'a number such as 12.5 or 1.2E3')],
+  [`${XSD}float`, rule('float', NUMBER, 'a number such as 12.5 or 1.2E3')],
+  [`${XSD}boolean`, rule('boolean', /^(?:true|false|1|0)$/, 'true or false', false, (v) => (v === '1' || v === 'true' ? 'true' : 'false'))],
+  [`${XSD}date`, rule('date', new RegExp(`^${YEAR}-${MONTH}-${DAY}${TZ}$`), 'a date such as 2016-01-01 or 2016-01-01Z')],
+  [`${XSD}dateTime`, rule('dateTime', new RegExp(`^${YEAR}-${MONTH}-${DAY}T${TIME}${TZ}$`), 'a date-time such as 2016-01-01T12:00:00Z')],
+  [`${XSD}time`, rule('time', new RegExp(`^${TIME}${TZ}$`), 'a time such as 12:30:00 or 12:30:00Z')],
+  [`${XSD}gYear`, rule('gYear', new RegExp(`^${YEAR}${TZ}$`), 'a year such as 2016')],
+  [`${XSD}gYearMonth`, rule('gYearMonth', new RegExp(`^${YEAR}-${MONTH}${TZ}$`), 'a year and month such as 2016-03')],
 ]);
 
 /**
@@ -68,13 +68,13 @@ export function comparisonOf(attribute: Attribute): Comparison {
  */
 export function typedValue(datatype: string, text: string): TypedValue | undefined {
   const found = [...RULES.values()].find((r) => r.as === datatype);
-  if (!found || !found.lexical.test(text) || !validDay(datatype, text)) return undefined;
+  if (!found?.lexical.test(text) || !validDay(datatype, text)) return undefined;
   return { lexical: found.canonical ? found.canonical(text) : text, datatype };
 }
 
 /** The day of a date must exist in its month (2016-02-30 matches the pattern but is no date). */
 function validDay(datatype: string, text: string): boolean {
-  if (datatype !== XSD + 'date' && datatype !== XSD + 'dateTime') return true;
+  if (datatype !== `${XSD}date` && datatype !== `${XSD}dateTime`) return true;
   const [, year, month, day] = /^(-?\d+)-(\d\d)-(\d\d)/.exec(text)!;
   const leap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
   const days = [31, leap(Number(year)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][Number(month) - 1]!;

@@ -58,7 +58,7 @@ function withPage(document: Document, page: PageParts | undefined): Document {
   if (page.meta) document.meta = page.meta;
   if (page.profile) document[APPLIED_PROFILES] = [page.profile];
   if (page.cursors && Array.isArray(document.data)) {
-    document.data.forEach((item, i) => (item.meta = { ...item.meta, page: { cursor: page.cursors![i] } }));
+    for (const [i, item] of document.data.entries()) item.meta = { ...item.meta, page: { cursor: page.cursors[i] } };
   }
   return document;
 }

@@ -1,10 +1,9 @@
 import type { Literal, NamedNode } from '@rdfjs/types';
 import type { Expression, Ordering, VariableExpression } from 'sparqljs';
 import type { Cursor, KeyValue } from '../request/cursor.js';
-import type { SortKey } from '../mapping/model.js';
 import { XSD_BOOLEAN, XSD_STRING } from '../rdf/vocabulary.js';
 import { integer, iri, literal, op, str } from './ast.js';
-import { keyVariable, type KeyExpression } from './sort-clauses.js';
+import type { KeyExpression } from './sort-clauses.js';
 
 /**
  * The ORDER BY of a cursor page: the list's order (missing keys last by their `missing` flag, see
