@@ -181,8 +181,8 @@ const EMBEDDED_ONLY = ['data', 'workers'] as const;
  * @example applyEnvironment(config, { SPARQL_ENDPOINT: 'http://localhost:8890/sparql' })
  */
 export function applyEnvironment(config: ServerConfig, env: NodeJS.ProcessEnv): ServerConfig {
-  const port = env.PORT === undefined ? config.port : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT: expected a port number (0 to 65535), got '${env.PORT}'`);
+  const port = env.PORT === undefined ? config.port : numeric(env.PORT);
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT: expected a port number (0 to 65535), got '${env.PORT}'`);
   const current = config.datasets[config.default]!;
   let dataset: DatasetConfig = current;
   if (env.SPARQL_ENDPOINT) {
