@@ -44,7 +44,8 @@ describe('a store that is down', () => {
 
 if ('skip' in endpoint) {
   if (process.env.CI === 'true') test('[virtuoso] store failures have a Virtuoso', () => { throw new Error(endpoint.skip); });
-  else describe.skip('[virtuoso] store failures (no Virtuoso)', () => it('skipped', () => {}));
+  // Without a Virtuoso (outside CI): skipped, visibly, with the reason.
+  else test.skip(`[virtuoso] store failures: ${endpoint.skip}`);
 } else {
   const target = new URL(endpoint.endpointUrl);
 

@@ -1,7 +1,7 @@
 import rdf from '@rdfjs/data-model';
 import type { Term } from '@rdfjs/types';
 import { describe, expect, it } from 'vitest';
-import { compareTerms, literalToJson, type JsonValue } from '../../src/shape/literal-to-json.js';
+import { compareTerms, literalToJson, type JsonValue } from '../../../src/shape/literal-to-json.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const typed = (value: string, type: string) => rdf.literal(value, rdf.namedNode(XSD + type));

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Parser, type Quad, type Term } from 'n3';
 import { afterAll, describe, expect, test } from 'vitest';
-import { LoadError } from '../src/load/http.js';
-import { loadFiles, type LoadProgress } from '../src/load/load-files.js';
-import { runLoad } from '../src/cli/load-command.js';
-import { endpointOrSkip, startTestEndpoint } from './support/virtuoso.js';
-import { captureIo } from './support/cli-io.js';
+import { LoadError } from '../../src/load/http.js';
+import { loadFiles, type LoadProgress } from '../../src/load/load-files.js';
+import { runLoad } from '../../src/cli/load-command.js';
+import { endpointOrSkip, startTestEndpoint } from '../support/virtuoso.js';
+import { captureIo } from '../support/cli-io.js';
 
-const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/load/${name}`, import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/load/${name}`, import.meta.url));
 const SMALL = fixture('small.ttl');
 const OTHER = fixture('other.nt');
 

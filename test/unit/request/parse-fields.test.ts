@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { JsonApiError } from '../../src/errors/json-api-error.js';
-import { loadMapping } from '../../src/mapping/load-mapping.js';
-import type { Mapping } from '../../src/mapping/model.js';
-import { parseFields } from '../../src/request/parse-fields.js';
-import { parseQuery } from '../../src/request/parse-query.js';
-import { thrown as thrownError } from '../support/thrown.js';
+import { JsonApiError } from '../../../src/errors/json-api-error.js';
+import { loadMapping } from '../../../src/mapping/load-mapping.js';
+import type { Mapping } from '../../../src/mapping/model.js';
+import { parseFields } from '../../../src/request/parse-fields.js';
+import { parseQuery } from '../../../src/request/parse-query.js';
+import { thrown as thrownError } from '../../support/thrown.js';
 
 let mapping: Mapping;
 

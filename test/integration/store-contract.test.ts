@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpStore } from '../src/store/http-store.js';
-import { createOxigraphStore } from '../src/store/oxigraph-store.js';
-import { StoreError, type Store } from '../src/store/store.js';
-import { SLOW_QUERY, storeContract } from './support/store-contract.js';
-import { closedPort, ONE_ROW, startFakeEndpoint, type FakeEndpoint } from './support/store-fake-endpoint.js';
-import { endpointOrSkip, startTestEndpoint } from './support/virtuoso.js';
+import { createHttpStore } from '../../src/store/http-store.js';
+import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
+import { StoreError, type Store } from '../../src/store/store.js';
+import { SLOW_QUERY, storeContract } from '../support/store-contract.js';
+import { closedPort, ONE_ROW, startFakeEndpoint, type FakeEndpoint } from '../support/store-fake-endpoint.js';
+import { endpointOrSkip, startTestEndpoint } from '../support/virtuoso.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/store-contract.ttl', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../fixtures/store-contract.ttl', import.meta.url));
 const TERMS_QUERY = 'SELECT ?p WHERE { <http://example.org/terms> ?p ?o }';
 
 async function storeError(promise: Promise<unknown>): Promise<StoreError> {
@@ -42,7 +42,7 @@ describe('oxigraph store', () => {
   });
 
   it('rejects a file that does not parse, naming the file and the parser message', async () => {
-    const bad = fileURLToPath(new URL('./fixtures/store-contract-invalid.ttl', import.meta.url));
+    const bad = fileURLToPath(new URL('../fixtures/store-contract-invalid.ttl', import.meta.url));
     await expect(createOxigraphStore({ files: [FIXTURE, bad], workers: 1 })).rejects.toThrow(
       `${bad}: Parser error at line 3`,
     );

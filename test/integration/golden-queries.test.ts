@@ -1,17 +1,20 @@
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createApp } from '../src/app.js';
-import { loadMapping } from '../src/mapping/load-mapping.js';
-import { createOxigraphStore } from '../src/store/oxigraph-store.js';
-import type { Store } from '../src/store/store.js';
-import { ApiClient } from './support/api-client.js';
-import { SAMPLE_DATA } from './support/global-setup.js';
+import { createApp } from '../../src/app.js';
+import { loadMapping } from '../../src/mapping/load-mapping.js';
+import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
+import type { Store } from '../../src/store/store.js';
+import { ApiClient } from '../support/api-client.js';
+import { SAMPLE_DATA } from '../support/global-setup.js';
 
 /**
  * queries/*.rq show the SPARQL each request shape sends, recorded on its way to the embedded store
  * with the sample loaded, so that a change to a query is reviewed as a diff.
- * `npm run queries:update` rewrites them (UPDATE_GOLDEN=1).
+ * `npm run queries:update` rewrites them (UPDATE_GOLDEN=1) and removes files no shape produces;
+ * without it, a missing, different or extra file fails.
  */
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+
 /** A cursor page's URL comes from a first page: the `next` link, with a real cursor in it. */
 const CURSOR_ACCEPT = { Accept: 'application/vnd.api+json; profile="https://jsonapi.org/profiles/ethanresnick/cursor-pagination"' };
 const nextOf = (first: string) => async () => (await api.get(first, CURSOR_ACCEPT)).body.links.next as string;
@@ -53,6 +56,14 @@ it.each(SHAPES)('queries/%s.rq is what its request sends', async (name, given) =
   expect((await api.get(request)).status).toBe(200);
   const text = [`# GET ${request}`, `# ${sent.length} ${sent.length === 1 ? 'query' : 'queries'}`, ...sent.map((query, i) => `\n# query ${i + 1}\n${query}`)].join('\n') + '\n';
   const file = `queries/${name}.rq`;
-  if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) writeFileSync(file, text);
-  expect(text).toBe(readFileSync(file, 'utf8'));
+  if (UPDATE) writeFileSync(file, text);
+  expect(existsSync(file), `${file} is missing: run \`npm run queries:update\` and review the new file`).toBe(true);
+  expect(text, `${file} differs from what the request sends: run \`npm run queries:update\` and review the diff`).toBe(readFileSync(file, 'utf8'));
+});
+
+it('queries/ holds no .rq file that no shape produces', () => {
+  const expected = new Set(SHAPES.map(([name]) => `${name}.rq`));
+  const stale = readdirSync('queries').filter((file) => file.endsWith('.rq') && !expected.has(file));
+  if (UPDATE) for (const file of stale) rmSync(`queries/${file}`);
+  else expect(stale, `no request shape produces these: remove them, or run \`npm run queries:update\``).toEqual([]);
 });

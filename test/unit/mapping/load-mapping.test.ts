@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileMapping, loadMapping, MappingError } from '../../src/mapping/load-mapping.js';
-import type { Mapping } from '../../src/mapping/model.js';
-import { thrown } from '../support/thrown.js';
+import { compileMapping, loadMapping, MappingError } from '../../../src/mapping/load-mapping.js';
+import type { Mapping } from '../../../src/mapping/model.js';
+import { thrown } from '../../support/thrown.js';
 
 const SKOS = 'http://www.w3.org/2004/02/skos/core#';
 const ELOD = 'http://linkedeconomy.org/ontology#';

@@ -1,10 +1,10 @@
 import rdf from '@rdfjs/data-model';
 import { describe, expect, it } from 'vitest';
-import { JsonApiError } from '../../src/errors/json-api-error.js';
-import { loadMapping } from '../../src/mapping/load-mapping.js';
-import { decodeCursor, encodeCursor, type CursorList, type KeyValue } from '../../src/request/cursor.js';
-import { parseSort } from '../../src/request/parse-sort.js';
-import { thrown as thrownError } from '../support/thrown.js';
+import { JsonApiError } from '../../../src/errors/json-api-error.js';
+import { loadMapping } from '../../../src/mapping/load-mapping.js';
+import { decodeCursor, encodeCursor, type CursorList, type KeyValue } from '../../../src/request/cursor.js';
+import { parseSort } from '../../../src/request/parse-sort.js';
+import { thrown as thrownError } from '../../support/thrown.js';
 
 const mapping = await loadMapping('mappings/sample.yaml');
 const XSD = 'http://www.w3.org/2001/XMLSchema#';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { JsonApiError } from '../../src/errors/json-api-error.js';
-import { thrown as thrownError } from '../support/thrown.js';
-import { parseQuery } from '../../src/request/parse-query.js';
+import { JsonApiError } from '../../../src/errors/json-api-error.js';
+import { thrown as thrownError } from '../../support/thrown.js';
+import { parseQuery } from '../../../src/request/parse-query.js';
 
 const thrown = (fn: () => unknown) => thrownError(JsonApiError, fn);
 

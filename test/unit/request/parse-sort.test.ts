@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { JsonApiError } from '../../src/errors/json-api-error.js';
-import { thrown as thrownError } from '../support/thrown.js';
-import { loadMapping } from '../../src/mapping/load-mapping.js';
-import type { Mapping, ResourceType } from '../../src/mapping/model.js';
-import { parseSort } from '../../src/request/parse-sort.js';
+import { JsonApiError } from '../../../src/errors/json-api-error.js';
+import { thrown as thrownError } from '../../support/thrown.js';
+import { loadMapping } from '../../../src/mapping/load-mapping.js';
+import type { Mapping, ResourceType } from '../../../src/mapping/model.js';
+import { parseSort } from '../../../src/request/parse-sort.js';
 
 let mapping: Mapping;
 let tradeActivities: ResourceType;

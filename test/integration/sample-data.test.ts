@@ -10,9 +10,9 @@ import { Parser, Store, Writer } from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import { parse as parseYaml } from 'yaml';
 import oxigraph from 'oxigraph';
-import { datasetSizes, generateDataset, parseArguments, writeDataset } from '../scripts/generate.js';
+import { datasetSizes, generateDataset, parseArguments, writeDataset } from '../../scripts/generate.js';
 
-const ROOT = new URL('../', import.meta.url);
+const ROOT = new URL('../../', import.meta.url);
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const SKOS = 'http://www.w3.org/2004/02/skos/core#';
 const ELOD = 'http://linkedeconomy.org/ontology#';

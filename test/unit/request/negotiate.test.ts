@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JsonApiError } from '../../src/errors/json-api-error.js';
-import { negotiate } from '../../src/request/negotiate.js';
+import { JsonApiError } from '../../../src/errors/json-api-error.js';
+import { negotiate } from '../../../src/request/negotiate.js';
 
 function thrown(fn: () => unknown): JsonApiError | undefined {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { idToLookup, iriToId } from '../../src/mapping/ids.js';
-import type { IdStrategy } from '../../src/mapping/model.js';
+import { idToLookup, iriToId } from '../../../src/mapping/ids.js';
+import type { IdStrategy } from '../../../src/mapping/model.js';
 
 const PREDICATE: IdStrategy = { kind: 'predicate', predicate: 'http://mu.semte.ch/vocabularies/core/uuid' };
 const TEMPLATE = { kind: 'template', prefix: 'http://linkedeconomy.org/resource/concept/', suffix: '' } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offsetLinks, requestLink } from '../../src/shape/page-links.js';
+import { cursorLinks, offsetLinks, requestLink, type CursorPageEdges } from '../../../src/shape/page-links.js';
 
 describe('requestLink', () => {
   it.each([
@@ -32,5 +32,27 @@ describe('offsetLinks', () => {
     { number: 1, size: 10, total: undefined, hasNext: true, expected: { first: at(0), prev: at(0), next: at(2) } },
   ])('page $number of size $size, total $total', ({ number, size, total, hasNext, expected }) => {
     expect(offsetLinks(base, { kind: 'offset', number, size }, { ...(total !== undefined && { total }), hasNext })).toEqual(expected);
+  });
+});
+
+describe('cursorLinks: prev and next by the profile', () => {
+  const base = { path: '/concepts', query: 'sort=label&page[after]=OLD&page[size]=2' };
+  const first = '/concepts?sort=label&page%5Bsize%5D=2';
+  const afterLink = (cursor: string) => `/concepts?sort=label&page%5Bafter%5D=${cursor}&page%5Bsize%5D=2`;
+  const beforeLink = (cursor: string) => `/concepts?sort=label&page%5Bbefore%5D=${cursor}&page%5Bsize%5D=2`;
+  it.each<{ what: string; edges: CursorPageEdges; prev: string | null; next: string | null }>([
+    { what: 'first page, more to come', edges: { first: 'F', last: 'L', more: true }, prev: null, next: afterLink('L') },
+    { what: 'first page, all of it', edges: { first: 'F', last: 'L', more: false }, prev: null, next: null },
+    { what: 'an empty list', edges: { more: false }, prev: null, next: null },
+    { what: 'after a cursor, more to come', edges: { first: 'F', last: 'L', more: true, after: 'A' }, prev: beforeLink('F'), next: afterLink('L') },
+    { what: 'after a cursor, the end', edges: { first: 'F', last: 'L', more: false, after: 'A' }, prev: beforeLink('F'), next: null },
+    { what: 'after the last item: back to it', edges: { more: false, after: 'A' }, prev: beforeLink('A'), next: null },
+    { what: 'before a cursor, more before', edges: { first: 'F', last: 'L', more: true, before: 'B' }, prev: beforeLink('F'), next: afterLink('L') },
+    { what: 'before a cursor, the start', edges: { first: 'F', last: 'L', more: false, before: 'B' }, prev: null, next: afterLink('L') },
+    { what: 'before the first item: on from it', edges: { more: false, before: 'B' }, prev: null, next: afterLink('B') },
+    { what: 'a range', edges: { first: 'F', last: 'L', more: true, after: 'A', before: 'B' }, prev: beforeLink('F'), next: afterLink('L') },
+    { what: 'an empty range', edges: { more: false, after: 'A', before: 'B' }, prev: beforeLink('A'), next: afterLink('B') },
+  ])('$what', ({ edges, prev, next }) => {
+    expect(cursorLinks(base, edges)).toEqual({ first, prev, next });
   });
 });

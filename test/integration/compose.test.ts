@@ -3,10 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { promisify, parseArgs } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { loadOptions, serveOptions } from '../src/cli/options.js';
-import { runLoad } from '../src/cli/load-command.js';
-import { findExecutable, startLocalVirtuoso, type LocalVirtuoso } from '../scripts/virtuoso-local.js';
-import { captureIo } from './support/cli-io.js';
+import { loadOptions, serveOptions } from '../../src/cli/options.js';
+import { runLoad } from '../../src/cli/load-command.js';
+import { findExecutable, startLocalVirtuoso, type LocalVirtuoso } from '../../scripts/virtuoso-local.js';
+import { captureIo } from '../support/cli-io.js';
 
 // docker-compose.yml and the Dockerfile cannot be run here (no Docker engine): this keeps them
 // honest by construction. Paths are relative to the repository root, where vitest runs.

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { JsonApiError } from '../../src/errors/json-api-error.js';
-import { loadMapping } from '../../src/mapping/load-mapping.js';
-import type { Mapping, ResourceType } from '../../src/mapping/model.js';
-import { DEFAULT_INCLUDE_DEPTH, parseInclude, type IncludeNode } from '../../src/request/parse-include.js';
-import { thrown as thrownError } from '../support/thrown.js';
+import { JsonApiError } from '../../../src/errors/json-api-error.js';
+import { loadMapping } from '../../../src/mapping/load-mapping.js';
+import type { Mapping, ResourceType } from '../../../src/mapping/model.js';
+import { DEFAULT_INCLUDE_DEPTH, parseInclude, type IncludeNode } from '../../../src/request/parse-include.js';
+import { thrown as thrownError } from '../../support/thrown.js';
 
 let mapping: Mapping;
 let tradeActivities: ResourceType;

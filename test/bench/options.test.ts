@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchOptions } from '../../bench/options.js';
+
+describe('parseBenchOptions', () => {
+  it('defaults to every size and store, 10 and 50 connections', () => {
+    expect(parseBenchOptions([])).toMatchObject({
+      sizes: ['10k', '100k', '1m'],
+      stores: ['embedded', 'virtuoso'],
+      storesExplicit: false,
+      smoke: false,
+      connections: [10, 50],
+      durationSeconds: 10,
+    });
+  });
+
+  it('takes repeated and comma-separated values, in the order given, once each', () => {
+    expect(parseBenchOptions(['--size', '100k,10k', '--size', '100K', '--store', 'virtuoso'])).toMatchObject({
+      sizes: ['100k', '10k'],
+      stores: ['virtuoso'],
+      storesExplicit: true,
+    });
+  });
+
+  it('smoke: 10k, short runs, fewer URLs', () => {
+    expect(parseBenchOptions(['--smoke'])).toMatchObject({
+      sizes: ['10k'],
+      smoke: true,
+      connections: [10],
+      iterations: 5,
+      maxRotation: 5,
+    });
+  });
+
+  it.each([
+    { argv: ['--size', '5m'], message: /--size: expected one of 10k, 100k, 1m, got '5m'/ },
+    { argv: ['--store', 'fuseki'], message: /--store: expected one of embedded, virtuoso/ },
+    { argv: ['--smoke', '--size', '1m'], message: /--smoke runs the 10k dataset only/ },
+    { argv: ['--duration', '0'], message: /--duration/ },
+    { argv: ['--connections', '10,x'], message: /--connections/ },
+    { argv: ['--iterations', '2.5'], message: /--iterations/ },
+    { argv: ['--sizes', '10k'], message: /Unknown option '--sizes'/ },
+  ])('refuses $argv', ({ argv, message }) => {
+    const parsed = parseBenchOptions(argv);
+    expect(typeof parsed).toBe('string');
+    expect(parsed).toMatch(message);
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { markdownTable, storeTable } from '../../bench/report.js';
+import type { ShapeResult } from '../../bench/results.js';
+import { measured, storeResult } from './results-fixtures.js';
+
+describe('markdown report', () => {
+  it('markdownTable escapes pipes and newlines so a cell stays a cell', () => {
+    expect(markdownTable(['a', 'b'], [['x|y', 'two\nlines']])).toBe('| a | b |\n| --- | --- |\n| x\\|y | two lines |');
+  });
+
+  it('storeTable: one row per shape, ratio of the p50s, n/a with its reason, ✗ over the query budget', () => {
+    const table = storeTable(
+      storeResult({ shapes: [measured('single', 3, 2), measured('include', 5, 5, 5, 4), storeResult().shapes[3]!] }),
+      [10, 50],
+    );
+    const rows = table.split('\n');
+    expect(rows).toHaveLength(2 + 3);
+    expect(rows[2]).toBe(
+      '| single | 2 (≤ 3) | 3.0 / 6.0 | 2.0 / 4.0 | 1.50 | 2.0 | 800 (3.0/12.0) | 900 (3.0/12.0) | 1000 |',
+    );
+    expect(rows[3]).toContain('| 5 (≤ 4) ✗ |');
+    expect(rows[4]).toMatch(/^\| filtered \| n\/a: HTTP 400: not \\\| supported \|/);
+  });
+
+  it('storeTable: a run skipped as too slow, and failures by status code', () => {
+    const shape = measured('sorted', 5000, 4900) as Extract<ShapeResult, { status: 'ok' }>;
+    const slow: ShapeResult = {
+      ...shape,
+      concurrent: [
+        {
+          connections: 10,
+          requestsPerSecond: 1.5,
+          p50: 6000,
+          p99: 9000,
+          completed: 15,
+          failed: 3,
+          failures: { '502': 2, timeouts: 1 },
+        },
+        { connections: 50, skipped: 'too slow' },
+      ],
+      floorConcurrent: { connections: 10, skipped: 'too slow' },
+    };
+    expect(storeTable(storeResult({ shapes: [slow] }), [10, 50]).split('\n')[2]).toMatch(
+      /\| 2 \(6000\.0\/9000\.0\) ⚠ 3 failed \(502: 2, timeouts: 1\) \| skipped: too slow \| skipped: too slow \|$/,
+    );
+  });
+});
