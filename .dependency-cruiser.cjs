@@ -4,25 +4,98 @@
 //   foundation: errors/, rdf/ (import nothing of ours), then mapping/
 //   pipeline:   request/ → plan/ → sparql/ ; store/ ; shape/ (reads plan output) ; execute/ (runs them)
 //   serving:    dataset.ts → http/ → app.ts → cli/ ; load/ is the loader, started by cli/
-const layer = (name, from, forbidden, comment) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: forbidden } });
+const layer = (name, from, forbidden, comment) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: { path: forbidden },
+});
 const SERVING = '^src/(http|cli|load)/|^src/(app|dataset)\\.ts$';
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'Modules form no cycle, type-only imports included.', from: {}, to: { circular: true } },
-    { name: 'no-orphans', severity: 'error', comment: 'Every module in src/ is imported by something (or is the executable).', from: { orphan: true, path: '^src/', pathNot: '^src/cli/bin\\.ts$|^src/store/oxigraph-worker\\.js$|\\.d\\.ts$' }, to: {} },
-    layer('foundation-imports-nothing-of-ours', '^src/(errors|rdf)/', '^src/(?!(errors|rdf)/)', 'errors/ and rdf/ are leaves: every stage may use them.'),
-    layer('mapping-below-the-pipeline', '^src/mapping/', `^src/(request|plan|sparql|store|shape|execute)/|${SERVING}`, 'The compiled mapping is read by every stage and reads none of them.'),
-    layer('request-before-plan', '^src/request/', `^src/(plan|sparql|store|shape|execute)/|${SERVING}`, 'Parsing the request knows the mapping, not what comes after.'),
-    layer('plan-before-sparql', '^src/plan/', `^src/(sparql|store|shape|execute)/|${SERVING}`, 'The plan is pure: it names what to ask, not how.'),
-    layer('sparql-before-store', '^src/sparql/', `^src/(store|shape|execute)/|${SERVING}`, 'Query builders turn a plan into a sparqljs AST; they never see rows.'),
-    layer('store-knows-no-request', '^src/store/', `^src/(mapping|request|plan|sparql|shape|execute)/|${SERVING}`, 'A store runs query text and returns rows, whatever asked.'),
-    layer('shape-reads-plan-output', '^src/shape/', `^src/(sparql|store|execute)/|${SERVING}`, 'Shaping turns values and members into documents; reading rows is execute/rows.ts.'),
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules form no cycle, type-only imports included.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'Every module in src/ is imported by something (or is the executable).',
+      from: { orphan: true, path: '^src/', pathNot: '^src/cli/bin\\.ts$|^src/store/oxigraph-worker\\.js$|\\.d\\.ts$' },
+      to: {},
+    },
+    layer(
+      'foundation-imports-nothing-of-ours',
+      '^src/(errors|rdf)/',
+      '^src/(?!(errors|rdf)/)',
+      'errors/ and rdf/ are leaves: every stage may use them.',
+    ),
+    layer(
+      'mapping-below-the-pipeline',
+      '^src/mapping/',
+      `^src/(request|plan|sparql|store|shape|execute)/|${SERVING}`,
+      'The compiled mapping is read by every stage and reads none of them.',
+    ),
+    layer(
+      'request-before-plan',
+      '^src/request/',
+      `^src/(plan|sparql|store|shape|execute)/|${SERVING}`,
+      'Parsing the request knows the mapping, not what comes after.',
+    ),
+    layer(
+      'plan-before-sparql',
+      '^src/plan/',
+      `^src/(sparql|store|shape|execute)/|${SERVING}`,
+      'The plan is pure: it names what to ask, not how.',
+    ),
+    layer(
+      'sparql-before-store',
+      '^src/sparql/',
+      `^src/(store|shape|execute)/|${SERVING}`,
+      'Query builders turn a plan into a sparqljs AST; they never see rows.',
+    ),
+    layer(
+      'store-knows-no-request',
+      '^src/store/',
+      `^src/(mapping|request|plan|sparql|shape|execute)/|${SERVING}`,
+      'A store runs query text and returns rows, whatever asked.',
+    ),
+    layer(
+      'shape-reads-plan-output',
+      '^src/shape/',
+      `^src/(sparql|store|execute)/|${SERVING}`,
+      'Shaping turns values and members into documents; reading rows is execute/rows.ts.',
+    ),
     layer('execute-below-serving', '^src/execute/', SERVING, 'The executor runs plans for any caller.'),
-    layer('dataset-below-serving', '^src/dataset\\.ts$', '^src/(execute|http|cli|load)/|^src/app\\.ts$', 'The dataset model: a mapping, a store and options.'),
-    layer('http-below-app', '^src/http/', '^src/(cli|load)/|^src/app\\.ts$', 'HTTP middleware does not know how the process starts.'),
-    layer('app-below-cli', '^src/app\\.ts$', '^src/(cli|load)/', 'createApp never listens and never reads the command line.'),
-    layer('loader-apart', '^src/load/', '^src/(request|plan|sparql|shape|execute|http|cli)/|^src/(app|dataset)\\.ts$', 'The loader writes files to a store; it shares only the foundation and the store helpers.'),
+    layer(
+      'dataset-below-serving',
+      '^src/dataset\\.ts$',
+      '^src/(execute|http|cli|load)/|^src/app\\.ts$',
+      'The dataset model: a mapping, a store and options.',
+    ),
+    layer(
+      'http-below-app',
+      '^src/http/',
+      '^src/(cli|load)/|^src/app\\.ts$',
+      'HTTP middleware does not know how the process starts.',
+    ),
+    layer(
+      'app-below-cli',
+      '^src/app\\.ts$',
+      '^src/(cli|load)/',
+      'createApp never listens and never reads the command line.',
+    ),
+    layer(
+      'loader-apart',
+      '^src/load/',
+      '^src/(request|plan|sparql|shape|execute|http|cli)/|^src/(app|dataset)\\.ts$',
+      'The loader writes files to a store; it shares only the foundation and the store helpers.',
+    ),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -12,7 +12,8 @@ const RIGHT = 16;
 const TOP = 78;
 const LABELS = 44;
 
-const escapeXml = (text: string) => text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
+const escapeXml = (text: string) =>
+  text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
 
 /** Splits a label into lines of about `width` characters, at spaces. */
 function wrap(label: string, width: number): string[] {
@@ -33,7 +34,13 @@ function wrap(label: string, width: number): string[] {
  * @example await writeFile('bench/results/latest.svg', renderChart(runs));
  */
 export function renderChart(runs: readonly RunResult[]): string {
-  const values = runs.flatMap((run) => run.stores.flatMap((s) => s.shapes.flatMap((shape) => (shape.status === 'ok' ? [shape.sequential.server.p50, shape.sequential.floor.p50] : []))));
+  const values = runs.flatMap((run) =>
+    run.stores.flatMap((s) =>
+      s.shapes.flatMap((shape) =>
+        shape.status === 'ok' ? [shape.sequential.server.p50, shape.sequential.floor.p50] : [],
+      ),
+    ),
+  );
   const positive = values.filter((v) => v > 0 && Number.isFinite(v));
   const lo = 10 ** Math.floor(Math.log10(Math.min(...positive, 1)));
   const hi = 10 ** Math.ceil(Math.log10(Math.max(...positive, 10)));
@@ -44,8 +51,11 @@ export function renderChart(runs: readonly RunResult[]): string {
     `<text x="${LEFT}" y="22" font-size="15" font-weight="600">sparql-jsonapi: p50 latency per request shape, server vs store floor (ms, log scale)</text>`,
   ];
   const first = runs[0];
-  if (first) out.push(`<text x="${LEFT}" y="40" fill="#555">${escapeXml(machineLine(first.machine, first.date))}</text>`);
-  out.push(`<text x="${WIDTH - RIGHT}" y="62" text-anchor="end" fill="#555">server: HTTP request, end to end · floor: the same SPARQL straight to the store</text>`);
+  if (first)
+    out.push(`<text x="${LEFT}" y="40" fill="#555">${escapeXml(machineLine(first.machine, first.date))}</text>`);
+  out.push(
+    `<text x="${WIDTH - RIGHT}" y="62" text-anchor="end" fill="#555">server: HTTP request, end to end · floor: the same SPARQL straight to the store</text>`,
+  );
   const stores = [...new Set(runs.flatMap((run) => run.stores.map((s) => s.store)))];
   stores.forEach((store, i) => {
     const x = LEFT + i * 300;
@@ -59,10 +69,16 @@ export function renderChart(runs: readonly RunResult[]): string {
   runs.forEach((run, panel) => {
     const top = TOP + panel * (PANEL + LABELS + 30) + 20;
     const bottom = top + PANEL;
-    const y = (v: number) => bottom - ((Math.log10(Math.max(v, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * PANEL;
-    out.push(`<text x="${LEFT}" y="${top - 6}" font-size="13" font-weight="600">${escapeXml(`${run.size} triples${run.smoke ? ' (smoke run)' : ''} · ${run.date.slice(0, 10)} · load average ${Math.max(run.loadAverage.start, run.loadAverage.end).toFixed(1)} on ${run.machine.cores} cores`)}</text>`);
+    const y = (v: number) =>
+      bottom - ((Math.log10(Math.max(v, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * PANEL;
+    out.push(
+      `<text x="${LEFT}" y="${top - 6}" font-size="13" font-weight="600">${escapeXml(`${run.size} triples${run.smoke ? ' (smoke run)' : ''} · ${run.date.slice(0, 10)} · load average ${Math.max(run.loadAverage.start, run.loadAverage.end).toFixed(1)} on ${run.machine.cores} cores`)}</text>`,
+    );
     for (let decade = lo; decade <= hi * 1.0001; decade *= 10) {
-      out.push(`<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(decade).toFixed(1)}" y2="${y(decade).toFixed(1)}" stroke="#ddd"/>`, `<text x="${LEFT - 6}" y="${(y(decade) + 4).toFixed(1)}" text-anchor="end" fill="#555">${decade >= 1 ? decade : decade.toFixed(String(decade).length - 2)}</text>`);
+      out.push(
+        `<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(decade).toFixed(1)}" y2="${y(decade).toFixed(1)}" stroke="#ddd"/>`,
+        `<text x="${LEFT - 6}" y="${(y(decade) + 4).toFixed(1)}" text-anchor="end" fill="#555">${decade >= 1 ? decade : decade.toFixed(String(decade).length - 2)}</text>`,
+      );
     }
     const shapes = run.stores[0]?.shapes.map((s) => ({ key: s.key, label: s.label })) ?? [];
     const group = (WIDTH - LEFT - RIGHT) / Math.max(1, shapes.length);
@@ -77,13 +93,22 @@ export function renderChart(runs: readonly RunResult[]): string {
           out.push(`<text x="${x + bar}" y="${bottom - 4}" text-anchor="middle" fill="#888">n/a</text>`);
           return;
         }
-        for (const [k, [value, fill]] of ([[figures.sequential.server.p50, color.server], [figures.sequential.floor.p50, color.floor]] as const).entries()) {
+        for (const [k, [value, fill]] of (
+          [
+            [figures.sequential.server.p50, color.server],
+            [figures.sequential.floor.p50, color.floor],
+          ] as const
+        ).entries()) {
           const top = y(value);
-          out.push(`<rect x="${(x + k * bar).toFixed(1)}" y="${top.toFixed(1)}" width="${(bar - 1).toFixed(1)}" height="${(bottom - top).toFixed(1)}" fill="${fill}"><title>${escapeXml(`${result.store} ${k === 0 ? 'server' : 'floor'}: ${shape.label}: p50 ${value.toFixed(2)} ms`)}</title></rect>`);
+          out.push(
+            `<rect x="${(x + k * bar).toFixed(1)}" y="${top.toFixed(1)}" width="${(bar - 1).toFixed(1)}" height="${(bottom - top).toFixed(1)}" fill="${fill}"><title>${escapeXml(`${result.store} ${k === 0 ? 'server' : 'floor'}: ${shape.label}: p50 ${value.toFixed(2)} ms`)}</title></rect>`,
+          );
         }
       });
       for (const [l, line] of wrap(shape.label, 16).entries()) {
-        out.push(`<text x="${(LEFT + (g + 0.5) * group).toFixed(1)}" y="${bottom + 14 + l * 13}" text-anchor="middle">${escapeXml(line)}</text>`);
+        out.push(
+          `<text x="${(LEFT + (g + 0.5) * group).toFixed(1)}" y="${bottom + 14 + l * 13}" text-anchor="middle">${escapeXml(line)}</text>`,
+        );
       }
     });
     out.push(`<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${bottom}" y2="${bottom}" stroke="#333"/>`);

@@ -45,9 +45,21 @@ export async function benchDataset(size: Size): Promise<BenchDataset> {
   const activities = ACTIVITIES[size];
   const file = `${DATA_DIR}generated-${activities}.nt`;
   const metaFile = `${DATA_DIR}generated-${activities}.meta.json`;
-  const generator = createHash('sha256').update(await readFile(GENERATOR)).digest('hex').slice(0, 16);
-  const cached = await readFile(metaFile, 'utf8').then((text) => JSON.parse(text) as CachedMeta, () => undefined);
-  if (cached?.generator === generator && (await access(file).then(() => true, () => false))) {
+  const generator = createHash('sha256')
+    .update(await readFile(GENERATOR))
+    .digest('hex')
+    .slice(0, 16);
+  const cached = await readFile(metaFile, 'utf8').then(
+    (text) => JSON.parse(text) as CachedMeta,
+    () => undefined,
+  );
+  if (
+    cached?.generator === generator &&
+    (await access(file).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     return { size, file, generatedMs: 0, ...withoutGenerator(cached) };
   }
   const started = performance.now();

@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { errorDetail } from './shapes.js';
-import { parseServerTiming, summarize, type LatencySummary, type SparqlTiming } from './stats.js';
+import { type LatencySummary, parseServerTiming, type SparqlTiming, summarize } from './stats.js';
 
 /** One HTTP GET to the server under test, read to the end. */
 export interface Fetched {
@@ -95,7 +95,11 @@ export async function sequential(options: {
   return {
     server: summarize(serverMs),
     floor: summarize(floorMs),
-    queries: { min: Math.min(...counts), max: Math.max(...counts), mean: counts.reduce((s, c) => s + c, 0) / Math.max(1, counts.length) },
+    queries: {
+      min: Math.min(...counts),
+      max: Math.max(...counts),
+      mean: counts.reduce((s, c) => s + c, 0) / Math.max(1, counts.length),
+    },
     storeMs: summarize(timings.map((t) => t.ms)),
   };
 }
@@ -149,7 +153,13 @@ export async function waitIdle(probe: () => Promise<number>, idleMs: number, lim
  * Drives the server with autocannon's programmatic API: `connections` keep-alive connections,
  * each cycling through the rotation of paths, for `seconds`.
  */
-export async function concurrentServer(base: string, paths: readonly string[], accept: string, connections: number, seconds: number): Promise<ConcurrentResult> {
+export async function concurrentServer(
+  base: string,
+  paths: readonly string[],
+  accept: string,
+  connections: number,
+  seconds: number,
+): Promise<ConcurrentResult> {
   const result = await autocannon({
     url: base,
     connections,
@@ -160,7 +170,8 @@ export async function concurrentServer(base: string, paths: readonly string[], a
   });
   const completed = result['2xx'];
   const failures: Record<string, number> = {};
-  for (const [code, { count = 0 } = {}] of Object.entries(result.statusCodeStats ?? {})) if (!code.startsWith('2') && count > 0) failures[code] = count;
+  for (const [code, { count = 0 } = {}] of Object.entries(result.statusCodeStats ?? {}))
+    if (!code.startsWith('2') && count > 0) failures[code] = count;
   if (result.errors > 0) failures.errors = result.errors;
   if (result.timeouts > 0) failures.timeouts = result.timeouts;
   return {
@@ -178,7 +189,12 @@ export async function concurrentServer(base: string, paths: readonly string[], a
  * The same load on the floor: `connections` loops, each replaying the rotation's queries
  * (wave by wave) back to back for `seconds`.
  */
-export async function concurrentFloor(replay: (i: number) => Promise<void>, rotation: number, connections: number, seconds: number): Promise<ConcurrentResult> {
+export async function concurrentFloor(
+  replay: (i: number) => Promise<void>,
+  rotation: number,
+  connections: number,
+  seconds: number,
+): Promise<ConcurrentResult> {
   const latencies: number[] = [];
   let failed = 0;
   const started = performance.now();
@@ -198,7 +214,14 @@ export async function concurrentFloor(replay: (i: number) => Promise<void>, rota
   );
   const elapsed = (performance.now() - started) / 1000;
   const summary = summarize(latencies);
-  return { connections, requestsPerSecond: latencies.length / elapsed, p50: summary.p50, p99: summary.p99, completed: latencies.length, failed };
+  return {
+    connections,
+    requestsPerSecond: latencies.length / elapsed,
+    p50: summary.p50,
+    p99: summary.p99,
+    completed: latencies.length,
+    failed,
+  };
 }
 
 /** Single-resource latency alone, and while another client sends a slow request in a loop. */
@@ -216,7 +239,11 @@ export interface InterferenceResult {
  * requests are measured, the slow request in flight is aborted (it may take minutes); the caller
  * stops the server afterwards, so no abandoned work reaches later figures.
  */
-export async function interference(quick: (i: number) => Promise<number>, slow: (i: number, signal: AbortSignal) => Promise<void>, iterations: number): Promise<InterferenceResult> {
+export async function interference(
+  quick: (i: number) => Promise<number>,
+  slow: (i: number, signal: AbortSignal) => Promise<void>,
+  iterations: number,
+): Promise<InterferenceResult> {
   // Bounded in time too: queued behind slow requests, each quick one may wait long.
   const measure = async () => {
     const ms: number[] = [];

@@ -32,7 +32,11 @@ export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m]... [--store e
   --connections N   concurrent connections, comma-separated (default 10,50; smoke 10)
   --iterations N    sequential requests per shape after warm-up (default 200; smoke 5)`;
 
-const list = (values: readonly string[] | undefined) => (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter((v) => v !== '');
+const list = (values: readonly string[] | undefined) =>
+  (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim().toLowerCase())
+    .filter((v) => v !== '');
 
 /**
  * Reads the bench's command line; a string is an error message (print it with {@link USAGE}).
@@ -42,19 +46,19 @@ const list = (values: readonly string[] | undefined) => (values ?? []).flatMap((
 export function parseBenchOptions(argv: readonly string[]): BenchOptions | { help: true } | string {
   const parse = () =>
     parseArgs({
-    args: [...argv],
-    options: {
-      size: { type: 'string', multiple: true },
-      store: { type: 'string', multiple: true },
-      smoke: { type: 'boolean' },
-      duration: { type: 'string' },
-      connections: { type: 'string' },
-      iterations: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
+      args: [...argv],
+      options: {
+        size: { type: 'string', multiple: true },
+        store: { type: 'string', multiple: true },
+        smoke: { type: 'boolean' },
+        duration: { type: 'string' },
+        connections: { type: 'string' },
+        iterations: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
   let values: ReturnType<typeof parse>['values'];
   try {
     ({ values } = parse());
@@ -72,11 +76,15 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
   if (badStore !== undefined) return `--store: expected one of ${STORES.join(', ')}, got '${badStore}'`;
 
   const durationSeconds = values.duration === undefined ? (smoke ? 0.3 : 10) : Number(values.duration);
-  if (!(durationSeconds > 0 && durationSeconds <= 600)) return `--duration: expected seconds in (0, 600], got '${values.duration}'`;
-  const connections = values.connections === undefined ? (smoke ? [10] : [10, 50]) : list([values.connections]).map(Number);
-  if (connections.length === 0 || connections.some((c) => !Number.isInteger(c) || c < 1 || c > 1000)) return `--connections: expected integers in 1..1000, got '${values.connections}'`;
+  if (!(durationSeconds > 0 && durationSeconds <= 600))
+    return `--duration: expected seconds in (0, 600], got '${values.duration}'`;
+  const connections =
+    values.connections === undefined ? (smoke ? [10] : [10, 50]) : list([values.connections]).map(Number);
+  if (connections.length === 0 || connections.some((c) => !Number.isInteger(c) || c < 1 || c > 1000))
+    return `--connections: expected integers in 1..1000, got '${values.connections}'`;
   const iterations = values.iterations === undefined ? (smoke ? 5 : 200) : Number(values.iterations);
-  if (!Number.isInteger(iterations) || iterations < 1) return `--iterations: expected a positive integer, got '${values.iterations}'`;
+  if (!Number.isInteger(iterations) || iterations < 1)
+    return `--iterations: expected a positive integer, got '${values.iterations}'`;
 
   return {
     sizes: sizes.length > 0 ? (sizes as Size[]) : smoke ? ['10k'] : [...SIZES],

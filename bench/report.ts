@@ -11,9 +11,24 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const rate = (value: number) => (Number.isFinite(value) ? String(Math.round(value)) : '–');
-const failedNote = (c: ConcurrentResult) => (c.failed ? ` ⚠ ${c.failed} failed${c.failures ? ` (${Object.entries(c.failures).map(([what, n]) => `${what}: ${n}`).join(', ')})` : ''}` : '');
+const failedNote = (c: ConcurrentResult) =>
+  c.failed
+    ? ` ⚠ ${c.failed} failed${
+        c.failures
+          ? ` (${Object.entries(c.failures)
+              .map(([what, n]) => `${what}: ${n}`)
+              .join(', ')})`
+          : ''
+      }`
+    : '';
 const concurrent = (c: ConcurrentResult | SkippedRun | undefined) =>
-  c === undefined ? '–' : 'skipped' in c ? 'skipped: too slow' : c.completed === 0 ? `none completed${failedNote(c)}` : `${rate(c.requestsPerSecond)} (${fixed(c.p50)}/${fixed(c.p99)})${failedNote(c)}`;
+  c === undefined
+    ? '–'
+    : 'skipped' in c
+      ? 'skipped: too slow'
+      : c.completed === 0
+        ? `none completed${failedNote(c)}`
+        : `${rate(c.requestsPerSecond)} (${fixed(c.p50)}/${fixed(c.p99)})${failedNote(c)}`;
 const MB = 2 ** 20;
 
 /** One line about the machine and the date, for the table and the chart. */
@@ -28,11 +43,21 @@ export function machineLine(machine: MachineInfo, date: string): string {
  * @example console.log(storeTable(result, [10, 50]))
  */
 export function storeTable(result: StoreResult, connections: readonly number[]): string {
-  const header = ['shape', 'queries (budget)', 'server p50/p95 ms', 'floor p50/p95 ms', 'server ÷ floor', 'store ms p50', ...connections.map((c) => `${c} conn req/s (p50/p99 ms)`), `floor ${connections[0]} conn req/s`];
+  const header = [
+    'shape',
+    'queries (budget)',
+    'server p50/p95 ms',
+    'floor p50/p95 ms',
+    'server ÷ floor',
+    'store ms p50',
+    ...connections.map((c) => `${c} conn req/s (p50/p99 ms)`),
+    `floor ${connections[0]} conn req/s`,
+  ];
   const rows = result.shapes.map((shape) => {
     if (shape.status !== 'ok') return [shape.label, `n/a: ${shape.reason}`, ...header.slice(2).map(() => '')];
     const { sequential: seq } = shape;
-    const queries = seq.queries.min === seq.queries.max ? String(seq.queries.max) : `${seq.queries.min}–${seq.queries.max}`;
+    const queries =
+      seq.queries.min === seq.queries.max ? String(seq.queries.max) : `${seq.queries.min}–${seq.queries.max}`;
     return [
       shape.label,
       `${queries} (≤ ${shape.queryBudget})${seq.queries.max > shape.queryBudget ? ' ✗' : ''}`,
@@ -41,7 +66,9 @@ export function storeTable(result: StoreResult, connections: readonly number[]):
       fixed(seq.server.p50 / seq.floor.p50, 2),
       fixed(seq.storeMs.p50),
       ...connections.map((c) => concurrent(shape.concurrent.find((r) => r.connections === c))),
-      'skipped' in shape.floorConcurrent ? 'skipped: too slow' : `${rate(shape.floorConcurrent.requestsPerSecond)}${failedNote(shape.floorConcurrent)}`,
+      'skipped' in shape.floorConcurrent
+        ? 'skipped: too slow'
+        : `${rate(shape.floorConcurrent.requestsPerSecond)}${failedNote(shape.floorConcurrent)}`,
     ];
   });
   return markdownTable(header, rows);
@@ -49,22 +76,51 @@ export function storeTable(result: StoreResult, connections: readonly number[]):
 
 /** The whole report of one run (one size, every store) in markdown, as printed on stdout. */
 export function renderRun(run: RunResult): string {
-  const parts = [`## ${run.size} triples${run.smoke ? ' (smoke: too short to quote)' : ''}`, '', machineLine(run.machine, run.date), ''];
+  const parts = [
+    `## ${run.size} triples${run.smoke ? ' (smoke: too short to quote)' : ''}`,
+    '',
+    machineLine(run.machine, run.date),
+    '',
+  ];
   const { start, end } = run.loadAverage;
   const busy = Math.max(start, end) > run.machine.cores;
-  parts.push(`Load average (1 min): ${start.toFixed(1)} at the start, ${end.toFixed(1)} at the end${busy ? ` — **above the ${run.machine.cores} cores: other processes shared the CPUs, so these figures are noisy**` : ''}.`, '');
+  parts.push(
+    `Load average (1 min): ${start.toFixed(1)} at the start, ${end.toFixed(1)} at the end${busy ? ` — **above the ${run.machine.cores} cores: other processes shared the CPUs, so these figures are noisy**` : ''}.`,
+    '',
+  );
   for (const { store, reason } of run.skipped) parts.push(`**${store}: SKIPPED**: ${reason}`, '');
   for (const result of run.stores) {
     const load = `${result.store === 'virtuoso' ? 'bulk load' : 'load'} ${fixed(result.loadMs / 1000, 1)} s`;
     const memory = `server RSS ${Math.round(result.memory.afterLoad / MB)} MB after load, peak ${Math.round(result.memory.peak / MB)} MB`;
-    parts.push(`### ${result.store}: ${result.triples.toLocaleString('en')} triples`, '', `${result.description} · ${load} · ${memory}`, '');
+    parts.push(
+      `### ${result.store}: ${result.triples.toLocaleString('en')} triples`,
+      '',
+      `${result.description} · ${load} · ${memory}`,
+      '',
+    );
     parts.push(storeTable(result, run.settings.connections), '');
     const extras = [
-      ['slow sort beside single resource', 'na' in result.interference ? `n/a: ${result.interference.na}` : `p50 ${fixed(result.interference.alone.p50)} → ${fixed(result.interference.withSlow.p50)} ms, p95 ${fixed(result.interference.alone.p95)} → ${fixed(result.interference.withSlow.p95)} ms (${result.interference.slowCompleted} sorts completed meanwhile)`],
-      ['repeated identical request, cache on', 'na' in result.cache ? `n/a: ${result.cache.na}` : `${rate(result.cache.requestsPerSecond)} req/s at ${result.cache.connections} conn (p50 ${fixed(result.cache.p50)} ms, p99 ${fixed(result.cache.p99)} ms)`],
+      [
+        'slow sort beside single resource',
+        'na' in result.interference
+          ? `n/a: ${result.interference.na}`
+          : `p50 ${fixed(result.interference.alone.p50)} → ${fixed(result.interference.withSlow.p50)} ms, p95 ${fixed(result.interference.alone.p95)} → ${fixed(result.interference.withSlow.p95)} ms (${result.interference.slowCompleted} sorts completed meanwhile)`,
+      ],
+      [
+        'repeated identical request, cache on',
+        'na' in result.cache
+          ? `n/a: ${result.cache.na}`
+          : `${rate(result.cache.requestsPerSecond)} req/s at ${result.cache.connections} conn (p50 ${fixed(result.cache.p50)} ms, p99 ${fixed(result.cache.p99)} ms)`,
+      ],
     ];
     parts.push(markdownTable(['figure', 'value'], extras), '');
-    parts.push(markdownTable(['target', 'scope', 'measured', 'status'], evaluateTargets(result).map((t) => [t.target, t.scope, t.figure, t.status])), '');
+    parts.push(
+      markdownTable(
+        ['target', 'scope', 'measured', 'status'],
+        evaluateTargets(result).map((t) => [t.target, t.scope, t.figure, t.status]),
+      ),
+      '',
+    );
   }
   return parts.join('\n');
 }

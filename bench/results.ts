@@ -37,7 +37,15 @@ export interface StoreResult {
   readonly shapes: readonly ShapeResult[];
   readonly interference: InterferenceResult | NotApplicable;
   /** The repeated identical request with the response cache on. */
-  readonly cache: { readonly connections: number; readonly requestsPerSecond: number; readonly p50: number; readonly p99: number; readonly failed: number } | NotApplicable;
+  readonly cache:
+    | {
+        readonly connections: number;
+        readonly requestsPerSecond: number;
+        readonly p50: number;
+        readonly p99: number;
+        readonly failed: number;
+      }
+    | NotApplicable;
 }
 
 export interface MachineInfo {
@@ -56,7 +64,12 @@ export interface RunResult {
   readonly machine: MachineInfo;
   readonly size: Size;
   readonly smoke: boolean;
-  readonly settings: { readonly durationSeconds: number; readonly iterations: number; readonly connections: readonly number[]; readonly serverProcess: string };
+  readonly settings: {
+    readonly durationSeconds: number;
+    readonly iterations: number;
+    readonly connections: readonly number[];
+    readonly serverProcess: string;
+  };
   readonly stores: readonly StoreResult[];
   /** The machine's 1-minute load average when the run began and ended: anything above the cores means shared CPUs and noisy figures. */
   readonly loadAverage: { readonly start: number; readonly end: number };

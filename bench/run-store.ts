@@ -3,14 +3,24 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
 import { loadMapping } from '../src/mapping/load-mapping.js';
 import type { BenchDataset } from './datasets.js';
-import { concurrencyFits, concurrentFloor, concurrentServer, get, interference, sequential, waitIdle, type ConcurrentResult, type SkippedRun } from './measure.js';
-import { percentile } from './stats.js';
+import {
+  type ConcurrentResult,
+  concurrencyFits,
+  concurrentFloor,
+  concurrentServer,
+  get,
+  interference,
+  type SkippedRun,
+  sequential,
+  waitIdle,
+} from './measure.js';
 import type { BenchOptions, StoreKind } from './options.js';
-import { groupWaves, recordingStore, type RecordedQuery, type Wave } from './recording-store.js';
+import { groupWaves, type RecordedQuery, recordingStore, type Wave } from './recording-store.js';
 import type { ShapeResult, StoreResult } from './results.js';
-import { ServerRefused, startServer, type ServerProcess } from './server-process.js';
+import { type ServerProcess, ServerRefused, startServer } from './server-process.js';
 import { errorDetail, NotAvailable, SHAPES, type Shape, type ShapeContext } from './shapes.js';
-import { embeddedServerConfig, embeddedStore, virtuosoStore, type BenchStore } from './stores.js';
+import { percentile } from './stats.js';
+import { type BenchStore, embeddedServerConfig, embeddedStore, virtuosoStore } from './stores.js';
 
 export const MAPPING = new URL('../mappings/sample.yaml', import.meta.url).pathname;
 /**
@@ -26,7 +36,13 @@ const log = (line: string) => console.error(`[bench ${(performance.now() / 1000)
  * learns each shape's SPARQL through a recording app on the same store, then measures the
  * server and the floor side by side, and the store-specific figures.
  */
-export async function benchStore(kind: StoreKind, dataset: BenchDataset, options: BenchOptions, workDir: string, virtuosoTools?: { binary: string; isql: string }): Promise<StoreResult> {
+export async function benchStore(
+  kind: StoreKind,
+  dataset: BenchDataset,
+  options: BenchOptions,
+  workDir: string,
+  virtuosoTools?: { binary: string; isql: string },
+): Promise<StoreResult> {
   const mapping = await loadMapping(MAPPING);
   let store: BenchStore | undefined;
   let server: ServerProcess | undefined;
@@ -38,20 +54,30 @@ export async function benchStore(kind: StoreKind, dataset: BenchDataset, options
       log(`${dataset.size} virtuoso: loaded in ${store.loadMs} ms`);
     }
     // The embedded server loads alone, so its load time and memory are its own.
-    server = await startServer({ mapping: MAPPING, ...(store?.serverConfig ?? embeddedServerConfig(dataset)) }, workDir);
+    server = await startServer(
+      { mapping: MAPPING, ...(store?.serverConfig ?? embeddedServerConfig(dataset)) },
+      workDir,
+    );
     const afterLoad = await server.memory();
     const embeddedLoadMs = server.loadMs;
-    log(`${dataset.size} ${kind}: server ${server.url} ready${server.loadMs === undefined ? '' : `, store loaded in ${server.loadMs} ms`}, RSS ${mb(afterLoad.rss)}`);
+    log(
+      `${dataset.size} ${kind}: server ${server.url} ready${server.loadMs === undefined ? '' : `, store loaded in ${server.loadMs} ms`}, RSS ${mb(afterLoad.rss)}`,
+    );
     store ??= await embeddedStore(dataset);
 
     const queries: RecordedQuery[] = [];
-    const app = createApp({ datasets: [{ name: 'bench', mapping, store: recordingStore(store.store, queries), linkBase: '' }] });
+    const app = createApp({
+      datasets: [{ name: 'bench', mapping, store: recordingStore(store.store, queries), linkBase: '' }],
+    });
     recorder = await new Promise<Server>((resolve) => {
       const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
     });
     const recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
     const base = server.url;
-    const context: ShapeContext = { dataset, get: (path, accept = 'application/vnd.api+json') => get(base, path, accept) };
+    const context: ShapeContext = {
+      dataset,
+      get: (path, accept = 'application/vnd.api+json') => get(base, path, accept),
+    };
 
     // The idle time of a quick request, to tell when the backlog of a concurrent run is gone.
     const probePath = `/trade-activities/${dataset.activityIds[0]}`;
@@ -62,17 +88,29 @@ export async function benchStore(kind: StoreKind, dataset: BenchDataset, options
     const idleMs = percentile(idle, 50);
     const settle = async () => {
       const waited = await waitIdle(probe, idleMs);
-      if (waited > 1000) log(`${dataset.size} ${kind}: waited ${(waited / 1000).toFixed(1)} s for the server to finish abandoned requests`);
+      if (waited > 1000)
+        log(
+          `${dataset.size} ${kind}: waited ${(waited / 1000).toFixed(1)} s for the server to finish abandoned requests`,
+        );
     };
 
     const shapes: ShapeResult[] = [];
     const urlsByShape = new Map<string, string[]>();
     let abandoned = false;
     for (const shape of [...SHAPES].sort((a, b) => Number(a.last ?? false) - Number(b.last ?? false))) {
-      const { result, urls, timedOut } = await benchShape(shape, context, { base, recorderUrl, queries, send: store.send, options, settle });
+      const { result, urls, timedOut } = await benchShape(shape, context, {
+        base,
+        recorderUrl,
+        queries,
+        send: store.send,
+        options,
+        settle,
+      });
       abandoned ||= timedOut ?? false;
       if (urls) urlsByShape.set(shape.key, urls);
-      log(`${dataset.size} ${kind}: ${shape.label}: ${result.status === 'ok' ? `p50 ${result.sequential.server.p50.toFixed(1)} ms, floor ${result.sequential.floor.p50.toFixed(1)} ms` : `n/a (${result.reason})`}`);
+      log(
+        `${dataset.size} ${kind}: ${shape.label}: ${result.status === 'ok' ? `p50 ${result.sequential.server.p50.toFixed(1)} ms, floor ${result.sequential.floor.p50.toFixed(1)} ms` : `n/a (${result.reason})`}`,
+      );
       shapes.push(result);
     }
     shapes.sort((a, b) => SHAPES.findIndex((s) => s.key === a.key) - SHAPES.findIndex((s) => s.key === b.key));
@@ -102,7 +140,9 @@ export async function benchStore(kind: StoreKind, dataset: BenchDataset, options
     server = undefined;
 
     log(`${dataset.size} ${kind}: interference measured; cache run`);
-    const cache = single ? await cachedRequest(store, single[0]!, workDir, options) : { na: 'needs the single-resource shape' };
+    const cache = single
+      ? await cachedRequest(store, single[0]!, workDir, options)
+      : { na: 'needs the single-resource shape' };
     return {
       store: kind,
       size: dataset.size,
@@ -134,7 +174,11 @@ interface ShapeRun {
 }
 
 /** One shape on one store: n/a when the server refuses it, otherwise sequential, concurrent and floor figures. */
-async function benchShape(shape: Shape, context: ShapeContext, run: ShapeRun): Promise<{ result: ShapeResult; urls?: string[]; timedOut?: boolean }> {
+async function benchShape(
+  shape: Shape,
+  context: ShapeContext,
+  run: ShapeRun,
+): Promise<{ result: ShapeResult; urls?: string[]; timedOut?: boolean }> {
   const { key, label } = shape;
   const na = (reason: string) => ({ result: { key, label, status: 'n/a' as const, reason } });
   let urls: string[];
@@ -148,7 +192,12 @@ async function benchShape(shape: Shape, context: ShapeContext, run: ShapeRun): P
     first = await get(run.base, urls[0]!, shape.accept, AbortSignal.timeout(REQUEST_LIMIT_MS));
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError';
-    return { ...na(timedOut ? `one request took more than ${REQUEST_LIMIT_MS / 1000} s` : `the request failed: ${causes(error)}`), timedOut };
+    return {
+      ...na(
+        timedOut ? `one request took more than ${REQUEST_LIMIT_MS / 1000} s` : `the request failed: ${causes(error)}`,
+      ),
+      timedOut,
+    };
   }
   if (first.status !== 200) return na(`HTTP ${first.status}${errorDetail(first.body)}`);
   const lack = shape.lacks?.(first.body);
@@ -179,7 +228,10 @@ async function benchShape(shape: Shape, context: ShapeContext, run: ShapeRun): P
     });
     const seconds = options.durationSeconds;
     const p50 = seq.server.p50;
-    const skip = (connections: number): SkippedRun => ({ connections, skipped: `p50 ${(p50 / 1000).toFixed(1)} s × ${connections} connections is more than a ${seconds} s run can measure` });
+    const skip = (connections: number): SkippedRun => ({
+      connections,
+      skipped: `p50 ${(p50 / 1000).toFixed(1)} s × ${connections} connections is more than a ${seconds} s run can measure`,
+    });
     const concurrent: (ConcurrentResult | SkippedRun)[] = [];
     for (const connections of options.connections) {
       if (!concurrencyFits(p50, connections, seconds)) {
@@ -190,7 +242,9 @@ async function benchShape(shape: Shape, context: ShapeContext, run: ShapeRun): P
       await run.settle();
     }
     const floorConnections = options.connections[0]!;
-    const floorConcurrent = concurrencyFits(seq.floor.p50, floorConnections, seconds) ? await concurrentFloor(replay, urls.length, floorConnections, seconds) : skip(floorConnections);
+    const floorConcurrent = concurrencyFits(seq.floor.p50, floorConnections, seconds)
+      ? await concurrentFloor(replay, urls.length, floorConnections, seconds)
+      : skip(floorConnections);
     const result: ShapeResult = {
       key,
       label,
@@ -213,18 +267,30 @@ async function benchShape(shape: Shape, context: ShapeContext, run: ShapeRun): P
  * The repeated identical request with the response cache on: a server started with the cache
  * option (n/a when this server doesn't know it yet), one URL, the first connection count.
  */
-async function cachedRequest(store: BenchStore, path: string, workDir: string, options: BenchOptions): Promise<StoreResult['cache']> {
+async function cachedRequest(
+  store: BenchStore,
+  path: string,
+  workDir: string,
+  options: BenchOptions,
+): Promise<StoreResult['cache']> {
   let server: ServerProcess;
   try {
     server = await startServer({ mapping: MAPPING, ...store.serverConfig, ...CACHE_OPTION }, workDir);
   } catch (error) {
-    if (error instanceof ServerRefused) return { na: `the server refused ${JSON.stringify(CACHE_OPTION)}: ${error.message}` };
+    if (error instanceof ServerRefused)
+      return { na: `the server refused ${JSON.stringify(CACHE_OPTION)}: ${error.message}` };
     throw error;
   }
   try {
     const warm = await get(server.url, path, 'application/vnd.api+json');
     if (warm.status !== 200) return { na: `HTTP ${warm.status}${errorDetail(warm.body)}` };
-    const { connections, requestsPerSecond, p50, p99, failed } = await concurrentServer(server.url, [path], 'application/vnd.api+json', options.connections[0]!, options.durationSeconds);
+    const { connections, requestsPerSecond, p50, p99, failed } = await concurrentServer(
+      server.url,
+      [path],
+      'application/vnd.api+json',
+      options.connections[0]!,
+      options.durationSeconds,
+    );
     return { connections, requestsPerSecond, p50, p99, failed };
   } finally {
     await server.stop();

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { renderChart } from './chart.js';
 import { benchDataset } from './datasets.js';
 import { machineInfo } from './machine.js';
-import { parseBenchOptions, SIZES, USAGE, type StoreKind } from './options.js';
+import { parseBenchOptions, SIZES, type StoreKind, USAGE } from './options.js';
 import { renderRun } from './report.js';
 import type { RunResult, StoreResult } from './results.js';
 import { benchStore } from './run-store.js';
@@ -20,7 +20,9 @@ const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 
 const parsed = parseBenchOptions(process.argv.slice(2));
 if (typeof parsed === 'string' || 'help' in parsed) {
-  (typeof parsed === 'string' ? console.error : console.log)(typeof parsed === 'string' ? `${parsed}\n${USAGE}` : USAGE);
+  (typeof parsed === 'string' ? console.error : console.log)(
+    typeof parsed === 'string' ? `${parsed}\n${USAGE}` : USAGE,
+  );
   process.exit(typeof parsed === 'string' ? 2 : 0);
 }
 const options = parsed;
@@ -43,7 +45,9 @@ try {
   for (const size of options.sizes) {
     const loadAtStart = loadavg()[0]!;
     const dataset = await benchDataset(size);
-    console.error(`[bench] ${size}: ${dataset.triples} triples (${dataset.activities} activities) in ${dataset.file}${dataset.generatedMs ? `, generated in ${dataset.generatedMs} ms` : ''}`);
+    console.error(
+      `[bench] ${size}: ${dataset.triples} triples (${dataset.activities} activities) in ${dataset.file}${dataset.generatedMs ? `, generated in ${dataset.generatedMs} ms` : ''}`,
+    );
     const results: StoreResult[] = [];
     const failures = [...skipped];
     for (const store of stores) {
@@ -62,7 +66,12 @@ try {
       machine: machineInfo(results.find((r) => r.version)?.version),
       size,
       smoke: options.smoke,
-      settings: { durationSeconds: options.durationSeconds, iterations: options.iterations, connections: options.connections, serverProcess: 'child process: node --import tsx src/cli/bin.ts serve --config …' },
+      settings: {
+        durationSeconds: options.durationSeconds,
+        iterations: options.iterations,
+        connections: options.connections,
+        serverProcess: 'child process: node --import tsx src/cli/bin.ts serve --config …',
+      },
       stores: results,
       loadAverage: { start: loadAtStart, end: loadavg()[0]! },
       skipped: failures,
@@ -87,7 +96,8 @@ async function latestRuns(): Promise<RunResult[]> {
   const files = new Set(await readdir(RESULTS));
   const runs: RunResult[] = [];
   for (const size of SIZES) {
-    if (files.has(`latest-${size}.json`)) runs.push(JSON.parse(await readFile(join(RESULTS, `latest-${size}.json`), 'utf8')) as RunResult);
+    if (files.has(`latest-${size}.json`))
+      runs.push(JSON.parse(await readFile(join(RESULTS, `latest-${size}.json`), 'utf8')) as RunResult);
   }
   return runs;
 }

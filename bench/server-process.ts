@@ -49,7 +49,9 @@ export async function startServer(dataset: Record<string, unknown>, workDir: str
   running.add(kill);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
 
   const started = new Promise<{ loadMs?: number; readyMs?: number; triples?: number }>((resolve, reject) => {
     const facts: { loadMs?: number; readyMs?: number; triples?: number } = {};
@@ -60,7 +62,8 @@ export async function startServer(dataset: Record<string, unknown>, workDir: str
       } catch {
         return;
       }
-      if (entry.loadMs !== undefined) Object.assign(facts, { loadMs: entry.loadMs, readyMs: entry.readyMs, triples: entry.triples });
+      if (entry.loadMs !== undefined)
+        Object.assign(facts, { loadMs: entry.loadMs, readyMs: entry.readyMs, triples: entry.triples });
       if (entry.msg?.startsWith('listening on')) resolve(facts);
     });
     // The last line says why (a configuration error lists each problem on a line of its own).
@@ -96,7 +99,8 @@ export async function startServer(dataset: Record<string, unknown>, workDir: str
 /** VmRSS and VmHWM (peak) of a process, from /proc (Linux). */
 async function processMemory(pid: number): Promise<{ rss: number; peakRss: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
   return { rss: kb('VmRSS'), peakRss: kb('VmHWM') };
 }
 

@@ -1,7 +1,8 @@
 import type { BenchDataset } from './datasets.js';
 
 /** `Accept` that asks for the cursor pagination profile (the server then gives cursors). */
-export const CURSOR_ACCEPT = 'application/vnd.api+json; profile="https://jsonapi.org/profiles/ethanresnick/cursor-pagination"';
+export const CURSOR_ACCEPT =
+  'application/vnd.api+json; profile="https://jsonapi.org/profiles/ethanresnick/cursor-pagination"';
 export const JSON_API = 'application/vnd.api+json';
 
 /** What a shape needs to build its URLs: the data, and a GET to the server under test (for cursors). */
@@ -33,8 +34,12 @@ export class NotAvailable extends Error {
 const PAGES = 10;
 const q = (name: string) => name.replaceAll('[', '%5B').replaceAll(']', '%5D');
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
-const byId = (template: (id: string) => string) => async ({ dataset }: ShapeContext) => dataset.activityIds.map(template);
-const pages = (query: string) => async () => range(0, PAGES).map((n) => `/trade-activities?${query}${query ? '&' : ''}${q('page[number]')}=${n}`);
+const byId =
+  (template: (id: string) => string) =>
+  async ({ dataset }: ShapeContext) =>
+    dataset.activityIds.map(template);
+const pages = (query: string) => async () =>
+  range(0, PAGES).map((n) => `/trade-activities?${query}${query ? '&' : ''}${q('page[number]')}=${n}`);
 
 /**
  * The page the deep-page shapes start at: 500 (offset 10,000 with the default size of 20) when
@@ -46,40 +51,81 @@ export function deepPage(activities: number): number {
 const DEEP_ROTATION = 5;
 
 export const SHAPES: readonly Shape[] = [
-  { key: 'single', label: 'single resource', accept: JSON_API, includeLevels: 0, urls: byId((id) => `/trade-activities/${id}`) },
+  {
+    key: 'single',
+    label: 'single resource',
+    accept: JSON_API,
+    includeLevels: 0,
+    urls: byId((id) => `/trade-activities/${id}`),
+  },
   { key: 'collection', label: 'collection, default order', accept: JSON_API, includeLevels: 0, urls: pages('') },
-  { key: 'sorted', label: 'sorted by attribute', accept: JSON_API, includeLevels: 0, urls: pages('sort=financial-year') },
-  { key: 'sorted-to-many', label: 'sorted by concerns.label', accept: JSON_API, includeLevels: 0, urls: pages('sort=concerns.label'), last: true },
+  {
+    key: 'sorted',
+    label: 'sorted by attribute',
+    accept: JSON_API,
+    includeLevels: 0,
+    urls: pages('sort=financial-year'),
+  },
+  {
+    key: 'sorted-to-many',
+    label: 'sorted by concerns.label',
+    accept: JSON_API,
+    includeLevels: 0,
+    urls: pages('sort=concerns.label'),
+    last: true,
+  },
   {
     key: 'deep-offset',
     label: 'deep page, offset',
     accept: JSON_API,
     includeLevels: 0,
-    urls: async ({ dataset }) => range(deepPage(dataset.activities), DEEP_ROTATION).map((n) => `/trade-activities?${q('page[number]')}=${n}`),
+    urls: async ({ dataset }) =>
+      range(deepPage(dataset.activities), DEEP_ROTATION).map((n) => `/trade-activities?${q('page[number]')}=${n}`),
   },
   {
     key: 'deep-cursor',
     label: 'deep page, cursor',
     accept: CURSOR_ACCEPT,
     includeLevels: 0,
-    urls: async (context) => Promise.all(range(deepPage(context.dataset.activities), DEEP_ROTATION).map(async (n) => `/trade-activities?${q('page[after]')}=${encodeURIComponent(await cursorBefore(context, n))}`)),
+    urls: async (context) =>
+      Promise.all(
+        range(deepPage(context.dataset.activities), DEEP_ROTATION).map(
+          async (n) => `/trade-activities?${q('page[after]')}=${encodeURIComponent(await cursorBefore(context, n))}`,
+        ),
+      ),
   },
-  { key: 'related', label: 'related to-many', accept: JSON_API, includeLevels: 0, urls: byId((id) => `/trade-activities/${id}/concerns`) },
-  { key: 'relationship', label: 'relationship linkage', accept: JSON_API, includeLevels: 0, urls: byId((id) => `/trade-activities/${id}/links/concerns`) },
+  {
+    key: 'related',
+    label: 'related to-many',
+    accept: JSON_API,
+    includeLevels: 0,
+    urls: byId((id) => `/trade-activities/${id}/concerns`),
+  },
+  {
+    key: 'relationship',
+    label: 'relationship linkage',
+    accept: JSON_API,
+    includeLevels: 0,
+    urls: byId((id) => `/trade-activities/${id}/links/concerns`),
+  },
   {
     key: 'include',
     label: 'include=concerns',
     accept: JSON_API,
     includeLevels: 1,
     urls: pages('include=concerns'),
-    lacks: (body) => (Array.isArray((body as { included?: unknown }).included) ? undefined : 'the answer has no `included` member (include not merged yet?)'),
+    lacks: (body) =>
+      Array.isArray((body as { included?: unknown }).included)
+        ? undefined
+        : 'the answer has no `included` member (include not merged yet?)',
   },
   {
     key: 'filtered',
     label: 'filtered page with count',
     accept: JSON_API,
     includeLevels: 0,
-    urls: async ({ dataset }) => dataset.countryCodes.map((code) => `/trade-activities?${q('filter[origin.country.iso-code][eq]')}=${code}`),
+    urls: async ({ dataset }) =>
+      dataset.countryCodes.map((code) => `/trade-activities?${q('filter[origin.country.iso-code][eq]')}=${code}`),
   },
 ];
 
@@ -94,7 +140,8 @@ async function cursorBefore(context: ShapeContext, n: number): Promise<string> {
   if (status !== 200) throw new NotAvailable(`${path} with the cursor profile answered ${status}${errorDetail(body)}`);
   const items = (body as { data?: { meta?: { page?: { cursor?: unknown } } }[] }).data ?? [];
   const cursor = items.at(-1)?.meta?.page?.cursor;
-  if (typeof cursor !== 'string') throw new NotAvailable('resources carry no meta.page.cursor (cursor pagination not merged yet?)');
+  if (typeof cursor !== 'string')
+    throw new NotAvailable('resources carry no meta.page.cursor (cursor pagination not merged yet?)');
   return cursor;
 }
 

@@ -28,7 +28,13 @@ export function percentile(values: readonly number[], p: number): number {
  */
 export function summarize(values: readonly number[]): LatencySummary {
   const mean = values.length === 0 ? Number.NaN : values.reduce((sum, v) => sum + v, 0) / values.length;
-  return { samples: values.length, p50: percentile(values, 50), p95: percentile(values, 95), p99: percentile(values, 99), mean };
+  return {
+    samples: values.length,
+    p50: percentile(values, 50),
+    p95: percentile(values, 95),
+    p99: percentile(values, 99),
+    mean,
+  };
 }
 
 /** What a response's `Server-Timing` says about SPARQL: how many queries, and the store's time. */

@@ -67,25 +67,40 @@ export async function embeddedStore(dataset: BenchDataset): Promise<BenchStore> 
  * The floor sends each query as the server's http-store does (same client, method, headers and
  * `default-graph-uri`) and reads the body without parsing it.
  */
-export async function virtuosoStore(dataset: BenchDataset, tools: { binary: string; isql: string }): Promise<BenchStore> {
+export async function virtuosoStore(
+  dataset: BenchDataset,
+  tools: { binary: string; isql: string },
+): Promise<BenchStore> {
   const local = await startLocalVirtuoso(tools.binary, tools.isql);
   try {
     const endpointUrl = `http://127.0.0.1:${local.httpPort}/sparql`;
     const copy = join(local.dir, basename(dataset.file));
     await copyFile(dataset.file, copy);
     const started = performance.now();
-    await isql(tools.isql, local.sqlPort, `ld_dir('${local.dir}', '${basename(copy)}', '${BENCH_GRAPH}'); rdf_loader_run(); checkpoint;`);
+    await isql(
+      tools.isql,
+      local.sqlPort,
+      `ld_dir('${local.dir}', '${basename(copy)}', '${BENCH_GRAPH}'); rdf_loader_run(); checkpoint;`,
+    );
     const loadMs = Math.round(performance.now() - started);
-    const failed = await isql(tools.isql, local.sqlPort, 'SELECT ll_file, ll_error FROM DB.DBA.LOAD_LIST WHERE ll_error IS NOT NULL;');
+    const failed = await isql(
+      tools.isql,
+      local.sqlPort,
+      'SELECT ll_file, ll_error FROM DB.DBA.LOAD_LIST WHERE ll_error IS NOT NULL;',
+    );
     if (/\.nt/.test(failed)) throw new Error(`Virtuoso's bulk loader failed: ${failed.trim()}`);
     const store = createHttpStore({ endpointUrl, graph: BENCH_GRAPH, timeoutMs: 300_000 });
     const [row] = await store.select('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }');
     const loaded = Number(row?.n?.value);
-    if (loaded !== dataset.triples) throw new Error(`Virtuoso holds ${loaded} triples after the bulk load, expected ${dataset.triples}`);
+    if (loaded !== dataset.triples)
+      throw new Error(`Virtuoso holds ${loaded} triples after the bulk load, expected ${dataset.triples}`);
     // Node's fetch, as the server's http-store passes it (sparql-http-client's default is another client).
     const client = new SimpleClient({ endpointUrl, fetch: (input, init) => fetch(input, init) });
     const send = async (query: string) => {
-      const response = await client.query.select(query, { operation: query.length > MAX_GET_QUERY_LENGTH ? 'postUrlencoded' : 'get', defaultGraph: BENCH_GRAPH });
+      const response = await client.query.select(query, {
+        operation: query.length > MAX_GET_QUERY_LENGTH ? 'postUrlencoded' : 'get',
+        defaultGraph: BENCH_GRAPH,
+      });
       const body = await response.text();
       if (!response.ok) throw new Error(`Virtuoso answered HTTP ${response.status}: ${body.slice(0, 200)}`);
       return body;
@@ -117,8 +132,14 @@ function versionOf(text: string): string {
 /** The ini settings that matter for speed, as the running server reads them. */
 async function virtuosoSettings(isqlPath: string, port: number): Promise<Record<string, string>> {
   const keys = [
-    ['Parameters', 'NumberOfBuffers'], ['Parameters', 'MaxDirtyBuffers'], ['Parameters', 'MaxSortedTopRows'], ['Parameters', 'VectorSize'],
-    ['Parameters', 'ThreadsPerQuery'], ['Parameters', 'MaxQueryMem'], ['HTTPServer', 'ServerThreads'], ['SPARQL', 'ResultSetMaxRows'],
+    ['Parameters', 'NumberOfBuffers'],
+    ['Parameters', 'MaxDirtyBuffers'],
+    ['Parameters', 'MaxSortedTopRows'],
+    ['Parameters', 'VectorSize'],
+    ['Parameters', 'ThreadsPerQuery'],
+    ['Parameters', 'MaxQueryMem'],
+    ['HTTPServer', 'ServerThreads'],
+    ['SPARQL', 'ResultSetMaxRows'],
   ];
   const settings: Record<string, string> = {};
   for (const [section, key] of keys) {
@@ -130,7 +151,9 @@ async function virtuosoSettings(isqlPath: string, port: number): Promise<Record<
 
 /** Runs SQL through isql; isql exits 0 even when a statement fails, so its output is checked. */
 async function isql(isqlPath: string, port: number, sql: string): Promise<string> {
-  const { stdout, stderr } = await promisify(execFile)(isqlPath, [`127.0.0.1:${port}`, 'dba', 'dba', `exec=${sql}`], { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout, stderr } = await promisify(execFile)(isqlPath, [`127.0.0.1:${port}`, 'dba', 'dba', `exec=${sql}`], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const output = stdout + stderr;
   if (/\*\*\* Error/.test(output)) throw new Error(`isql: ${sql}: ${output.trim().slice(0, 500)}`);
   return output;

@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Quad, NamedNode, Literal } from '@rdfjs/types';
+import type { Literal, NamedNode, Quad } from '@rdfjs/types';
 import { DataFactory, Writer } from 'n3';
 
 const { namedNode, literal, quad } = DataFactory;
@@ -95,31 +95,133 @@ const dt = {
 
 /** [ISO code, English name, Greek name or ''] — fixed so every seed shares the country ids. */
 const COUNTRIES: readonly (readonly [string, string, string])[] = [
-  ['AT', 'Austria', ''], ['BE', 'Belgium', ''], ['BG', 'Bulgaria', 'Βουλγαρία'],
-  ['CH', 'Switzerland', ''], ['CY', 'Cyprus', 'Κύπρος'], ['CZ', 'Czechia', ''],
-  ['DE', 'Germany', 'Γερμανία'], ['DK', 'Denmark', ''], ['EE', 'Estonia', ''],
-  ['ES', 'Spain', 'Ισπανία'], ['FI', 'Finland', ''], ['FR', 'France', 'Γαλλία'],
-  ['GB', 'United Kingdom', ''], ['GR', 'Greece', 'Ελλάδα'], ['HR', 'Croatia', ''],
-  ['HU', 'Hungary', ''], ['IE', 'Ireland', ''], ['IT', 'Italy', 'Ιταλία'],
-  ['LT', 'Lithuania', ''], ['LU', 'Luxembourg', ''], ['LV', 'Latvia', ''],
-  ['MT', 'Malta', ''], ['NL', 'Netherlands', ''], ['NO', 'Norway', ''],
-  ['PL', 'Poland', ''], ['PT', 'Portugal', ''], ['RO', 'Romania', ''],
-  ['SE', 'Sweden', ''], ['SI', 'Slovenia', ''], ['TR', 'Türkiye', 'Τουρκία'],
+  ['AT', 'Austria', ''],
+  ['BE', 'Belgium', ''],
+  ['BG', 'Bulgaria', 'Βουλγαρία'],
+  ['CH', 'Switzerland', ''],
+  ['CY', 'Cyprus', 'Κύπρος'],
+  ['CZ', 'Czechia', ''],
+  ['DE', 'Germany', 'Γερμανία'],
+  ['DK', 'Denmark', ''],
+  ['EE', 'Estonia', ''],
+  ['ES', 'Spain', 'Ισπανία'],
+  ['FI', 'Finland', ''],
+  ['FR', 'France', 'Γαλλία'],
+  ['GB', 'United Kingdom', ''],
+  ['GR', 'Greece', 'Ελλάδα'],
+  ['HR', 'Croatia', ''],
+  ['HU', 'Hungary', ''],
+  ['IE', 'Ireland', ''],
+  ['IT', 'Italy', 'Ιταλία'],
+  ['LT', 'Lithuania', ''],
+  ['LU', 'Luxembourg', ''],
+  ['LV', 'Latvia', ''],
+  ['MT', 'Malta', ''],
+  ['NL', 'Netherlands', ''],
+  ['NO', 'Norway', ''],
+  ['PL', 'Poland', ''],
+  ['PT', 'Portugal', ''],
+  ['RO', 'Romania', ''],
+  ['SE', 'Sweden', ''],
+  ['SI', 'Slovenia', ''],
+  ['TR', 'Türkiye', 'Τουρκία'],
 ];
 
-const ADJECTIVES = ['Fresh', 'Dried', 'Frozen', 'Live', 'Processed', 'Raw', 'Roasted', 'Salted',
-  'Smoked', 'Refined', 'Crude', 'Ground', 'Whole', 'Preserved', 'Organic', 'Chilled'];
-const NOUNS = ['olives', 'grapes', 'cereals', 'fish', 'poultry', 'cheese', 'honey', 'cotton',
-  'tobacco', 'citrus fruit', 'nuts', 'legumes', 'vegetables', 'oils', 'wine', 'crème fraîche',
-  'purée', 'wool', 'hides', 'seeds'];
-const GREEK = ['Ελιές', 'Σταφύλια', 'Δημητριακά', 'Ψάρια', 'Πουλερικά', 'Τυρί', 'Μέλι', 'Βαμβάκι',
-  'Καπνός', 'Εσπεριδοειδή', 'Ξηροί καρποί', 'Όσπρια', 'Λαχανικά', 'Έλαια', 'Κρασί'];
-const KEYWORDS = ['water', 'agriculture', 'infrastructure', 'education', 'transport', 'ports',
-  'energy', 'health', 'tourism', 'fisheries', 'roads', 'culture', 'housing', 'digital'];
-const PLACES = ['Thessaly', 'Attica', 'Crete', 'Epirus', 'Macedonia', 'Thrace', 'Peloponnese',
-  'Ionian Islands', 'Aegean', 'Cyclades'];
-const WORKS = ['water works', 'school services', 'rural recovery', 'road network', 'port upgrade',
-  'energy efficiency', 'hospital wing', 'heritage restoration'];
+const ADJECTIVES = [
+  'Fresh',
+  'Dried',
+  'Frozen',
+  'Live',
+  'Processed',
+  'Raw',
+  'Roasted',
+  'Salted',
+  'Smoked',
+  'Refined',
+  'Crude',
+  'Ground',
+  'Whole',
+  'Preserved',
+  'Organic',
+  'Chilled',
+];
+const NOUNS = [
+  'olives',
+  'grapes',
+  'cereals',
+  'fish',
+  'poultry',
+  'cheese',
+  'honey',
+  'cotton',
+  'tobacco',
+  'citrus fruit',
+  'nuts',
+  'legumes',
+  'vegetables',
+  'oils',
+  'wine',
+  'crème fraîche',
+  'purée',
+  'wool',
+  'hides',
+  'seeds',
+];
+const GREEK = [
+  'Ελιές',
+  'Σταφύλια',
+  'Δημητριακά',
+  'Ψάρια',
+  'Πουλερικά',
+  'Τυρί',
+  'Μέλι',
+  'Βαμβάκι',
+  'Καπνός',
+  'Εσπεριδοειδή',
+  'Ξηροί καρποί',
+  'Όσπρια',
+  'Λαχανικά',
+  'Έλαια',
+  'Κρασί',
+];
+const KEYWORDS = [
+  'water',
+  'agriculture',
+  'infrastructure',
+  'education',
+  'transport',
+  'ports',
+  'energy',
+  'health',
+  'tourism',
+  'fisheries',
+  'roads',
+  'culture',
+  'housing',
+  'digital',
+];
+const PLACES = [
+  'Thessaly',
+  'Attica',
+  'Crete',
+  'Epirus',
+  'Macedonia',
+  'Thrace',
+  'Peloponnese',
+  'Ionian Islands',
+  'Aegean',
+  'Cyclades',
+];
+const WORKS = [
+  'water works',
+  'school services',
+  'rural recovery',
+  'road network',
+  'port upgrade',
+  'energy efficiency',
+  'hospital wing',
+  'heritage restoration',
+];
 
 // --- randomness --------------------------------------------------------------------------------
 
@@ -161,7 +263,11 @@ export function* generateDataset(options: GenerateOptions): Generator<Quad> {
   const salt = fmix32((options.seed ?? 1) ^ 0x5eed);
   // Unique across every kind (the bijection sees distinct inputs) yet unrelated to IRI order.
   const uuid = (kind: number, index: number) =>
-    literal(fmix32(((kind * 2 ** 27 + index) ^ salt) >>> 0).toString(16).padStart(8, '0'));
+    literal(
+      fmix32(((kind * 2 ** 27 + index) ^ salt) >>> 0)
+        .toString(16)
+        .padStart(8, '0'),
+    );
   const hex = (value: number, width: number) => value.toString(16).padStart(width, '0');
 
   // Concept schemes: the same two IRIs as the sample.
@@ -173,12 +279,17 @@ export function* generateDataset(options: GenerateOptions): Generator<Quad> {
 
   // Concepts: a 3-level tree (~1 top : 4 middle : 16 leaves); a child's code is its
   // parent's code plus a fixed-width hex suffix, so codes are unique lowercase hex.
-  interface Concept { code: string; scheme: number; level: number; node: NamedNode; parent?: Concept }
+  interface Concept {
+    code: string;
+    scheme: number;
+    level: number;
+    node: NamedNode;
+    parent?: Concept;
+  }
   const tops = Math.max(2, Math.ceil(size.concepts / 21));
   const middles = Math.max(tops, Math.round((size.concepts - tops) / 5));
   const leaves = size.concepts - tops - middles;
-  const width = (count: number, parents: number) =>
-    Math.max(2, Math.ceil(count / parents).toString(16).length);
+  const width = (count: number, parents: number) => Math.max(2, Math.ceil(count / parents).toString(16).length);
   const concepts: Concept[] = [];
   const byLevel: Concept[][] = [[], [], []];
   const levelCounts = [tops, middles, leaves];
@@ -189,11 +300,13 @@ export function* generateDataset(options: GenerateOptions): Generator<Quad> {
       // Round-robin over parents keeps the tree balanced; the child's index under its parent
       // is i / parents.length.
       const parent = parents[i % Math.max(1, parents.length)];
-      const code = parent
-        ? parent.code + hex(Math.floor(i / parents.length) + 1, w)
-        : hex(i + 1, w);
+      const code = parent ? parent.code + hex(Math.floor(i / parents.length) + 1, w) : hex(i + 1, w);
       const concept: Concept = {
-        code, level, parent, scheme: parent ? parent.scheme : i % 2, node: namedNode(`${RES}concept/${code}`),
+        code,
+        level,
+        parent,
+        scheme: parent ? parent.scheme : i % 2,
+        node: namedNode(`${RES}concept/${code}`),
       };
       concepts.push(concept);
       (byLevel[level] as Concept[]).push(concept);
@@ -208,7 +321,8 @@ export function* generateDataset(options: GenerateOptions): Generator<Quad> {
     const roll = rand();
     if (roll < 0.02) {
       yield quad(s, p.prefLabel, literal(pick(GREEK), 'el')); // label falls back to @el
-    } else if (roll >= 0.03) { // 0.02..0.03: no label at all
+    } else if (roll >= 0.03) {
+      // 0.02..0.03: no label at all
       yield quad(s, p.prefLabel, literal(english, 'en'));
       if (roll > 0.7) yield quad(s, p.prefLabel, literal(pick(GREEK), 'el'));
     }
@@ -344,19 +458,20 @@ const USAGE = `usage: npm run generate -- --activities N [--out FILE] [--seed S]
   --seed S        PRNG seed, a non-negative integer (default: 1)`;
 
 /** The CLI's options, or an error message (printed with the usage). */
-export function parseArguments(argv: readonly string[]):
-  { options: Required<GenerateOptions>; out: string } | { error: string } {
+export function parseArguments(
+  argv: readonly string[],
+): { options: Required<GenerateOptions>; out: string } | { error: string } {
   const parse = () =>
     parseArgs({
-    args: [...argv],
-    options: {
-      activities: { type: 'string', short: 'n' },
-      out: { type: 'string', short: 'o' },
-      seed: { type: 'string', short: 's' },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
+      args: [...argv],
+      options: {
+        activities: { type: 'string', short: 'n' },
+        out: { type: 'string', short: 'o' },
+        seed: { type: 'string', short: 's' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
   let values: ReturnType<typeof parse>['values'];
   try {
     ({ values } = parse());

@@ -1,5 +1,5 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, openSync, closeSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { accessSync, closeSync, constants, openSync, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,11 +31,15 @@ export function findExecutable(name: string): string | undefined {
 /** Two free loopback ports: bind port 0 twice at once, so the two differ, then release them. */
 async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-      const server = createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
   );
   const ports = servers.map((s) => (s.address() as { port: number }).port);
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
@@ -177,14 +181,27 @@ export async function startLocalVirtuoso(binary: string, isql: string, timeoutMs
     await new Promise((r) => setTimeout(r, 200));
   }
   // isql exits 0 even when the statement fails: the error is only in its output.
-  const grant = await promisify(execFile)(isql, [`127.0.0.1:${sqlPort}`, 'dba', 'dba', 'exec=GRANT SPARQL_UPDATE TO "SPARQL";'])
+  const grant = await promisify(execFile)(isql, [
+    `127.0.0.1:${sqlPort}`,
+    'dba',
+    'dba',
+    'exec=GRANT SPARQL_UPDATE TO "SPARQL";',
+  ])
     .then(({ stdout, stderr }) => ({ failed: false, output: stdout + stderr }))
-    .catch((e: { stdout?: string; stderr?: string; message: string }) => ({ failed: true, output: `${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}` }));
+    .catch((e: { stdout?: string; stderr?: string; message: string }) => ({
+      failed: true,
+      output: `${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`,
+    }));
   if (grant.failed || /\*\*\* Error/.test(grant.output)) await fail(`refused the GRANT: ${grant.output.trim()}`);
   // Ready means writable too: one triple through the Graph Store endpoint, as the loader sends it.
   const probeGraph = `http://127.0.0.1:${httpPort}/sparql-graph-crud?graph=${encodeURIComponent('urn:sparql-jsonapi:harness-probe')}`;
   for (;;) {
-    const stored = await fetch(probeGraph, { method: 'POST', headers: { 'Content-Type': 'application/n-triples' }, body: '<urn:s> <urn:p> "ready" .\n', signal: AbortSignal.timeout(2_000) }).then(
+    const stored = await fetch(probeGraph, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/n-triples' },
+      body: '<urn:s> <urn:p> "ready" .\n',
+      signal: AbortSignal.timeout(2_000),
+    }).then(
       async (r) => {
         await r.body?.cancel();
         return r.ok;

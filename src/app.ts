@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
-import { pino, type Logger } from 'pino';
-import { corsHandler, type CorsOptions } from './http/cors.js';
+import { type Logger, pino } from 'pino';
 import type { Dataset } from './dataset.js';
+import { type CorsOptions, corsHandler } from './http/cors.js';
 import { errorHandler, toJsonApiError } from './http/error-handler.js';
 import { jsonApiHandler } from './http/json-api-handler.js';
 import { Metrics } from './http/metrics.js';
@@ -30,12 +30,20 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Express {
   const { defaultDataset, logger = pino({ level: 'silent' }) } = options;
   const names = options.datasets.map((dataset) => dataset.name);
-  const metrics = new Metrics({ datasets: names, defaultDataset: defaultDataset ?? names[0] ?? '', processMetrics: options.processMetrics ?? false });
+  const metrics = new Metrics({
+    datasets: names,
+    defaultDataset: defaultDataset ?? names[0] ?? '',
+    processMetrics: options.processMetrics ?? false,
+  });
   // Every query of every dataset is counted and timed on its way to the store.
-  const datasets = options.datasets.map((dataset) => ({ ...dataset, store: metrics.instrument(dataset.name, dataset.store) }));
+  const datasets = options.datasets.map((dataset) => ({
+    ...dataset,
+    store: metrics.instrument(dataset.name, dataset.store),
+  }));
   const byName = new Map(datasets.map((dataset) => [dataset.name, dataset]));
   const fallback = byName.get(defaultDataset ?? names[0] ?? '');
-  if (!fallback) throw new Error(`The default dataset '${defaultDataset}' is not among the datasets (${names.join(', ')}).`);
+  if (!fallback)
+    throw new Error(`The default dataset '${defaultDataset}' is not among the datasets (${names.join(', ')}).`);
   const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup });
 
   const app = express();
@@ -50,7 +58,10 @@ export function createApp(options: AppOptions): Express {
   app.get('/health', async (_req, res) => {
     try {
       await Promise.all(datasets.map((dataset) => dataset.store.ping()));
-      send(res, 200, { jsonapi: { version: '1.1' }, meta: { status: 'ok', datasets: datasets.map((d) => ({ name: d.name, store: d.store.description })) } });
+      send(res, 200, {
+        jsonapi: { version: '1.1' },
+        meta: { status: 'ok', datasets: datasets.map((d) => ({ name: d.name, store: d.store.description })) },
+      });
     } catch (error) {
       logger.warn({ err: error }, 'health check failed');
       const failure = toJsonApiError(error);

@@ -19,15 +19,28 @@ const datasetSchema = z
     password: z.string().optional(),
     timeoutMs: z.number().int().positive().optional(),
     linkBase: z.string().optional(),
-    page: z.strictObject({ defaultSize: z.number().int().min(1).optional(), maxSize: z.number().int().min(1).optional() }).optional(),
+    page: z
+      .strictObject({ defaultSize: z.number().int().min(1).optional(), maxSize: z.number().int().min(1).optional() })
+      .optional(),
     count: z.boolean().optional(),
     includeDepth: z.number().int().min(1).max(10).optional(),
     // Checked here so that a value Node would refuse as a header fails at start-up, not per request.
-    cacheControl: z.string().regex(/^[\x20-\x7e]+$/, 'expected a header value in printable ASCII, e.g. "public, max-age=60"').optional(),
-    cacheTtlSeconds: z.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected a number of seconds' }).optional(),
+    cacheControl: z
+      .string()
+      .regex(/^[\x20-\x7e]+$/, 'expected a header value in printable ASCII, e.g. "public, max-age=60"')
+      .optional(),
+    cacheTtlSeconds: z
+      .number({ error: 'expected a number of seconds' })
+      .min(0, { error: 'expected a number of seconds' })
+      .optional(),
   })
-  .refine((d) => (d.data === undefined) !== (d.endpoint === undefined), { error: 'give either data (files for the embedded store) or endpoint, not both' })
-  .refine((d) => (d.page?.defaultSize ?? 20) <= (d.page?.maxSize ?? Math.max(100, d.page?.defaultSize ?? 0)), { error: 'page.defaultSize may not exceed page.maxSize', path: ['page'] });
+  .refine((d) => (d.data === undefined) !== (d.endpoint === undefined), {
+    error: 'give either data (files for the embedded store) or endpoint, not both',
+  })
+  .refine((d) => (d.page?.defaultSize ?? 20) <= (d.page?.maxSize ?? Math.max(100, d.page?.defaultSize ?? 0)), {
+    error: 'page.defaultSize may not exceed page.maxSize',
+    path: ['page'],
+  });
 
 /** An origin as browsers send it: scheme, host and port only (`https://app.example.org`). */
 export const originSchema = z.string().refine((value) => URL.canParse(value) && new URL(value).origin === value, {
@@ -71,7 +84,9 @@ export async function readConfigFile(file: string): Promise<ServerConfig> {
   }
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new ConfigError(`${file}: invalid configuration\n${parsed.error.issues.map((i) => `  ${file}: ${i.path.join('.') || '(top level)'}: ${i.message}`).join('\n')}`);
+    throw new ConfigError(
+      `${file}: invalid configuration\n${parsed.error.issues.map((i) => `  ${file}: ${i.path.join('.') || '(top level)'}: ${i.message}`).join('\n')}`,
+    );
   }
   return compileConfig(parsed.data, dirname(file), file);
 }
@@ -80,9 +95,13 @@ export async function readConfigFile(file: string): Promise<ServerConfig> {
 function compileConfig(config: ConfigFile, base: string, source: string): ServerConfig {
   const names = Object.keys(config.datasets);
   const defaultName = config.default ?? names[0];
-  if (defaultName === undefined || !names.includes(defaultName)) throw new ConfigError(`${source}: default: '${defaultName}' is not one of the datasets (${names.join(', ')})`);
+  if (defaultName === undefined || !names.includes(defaultName))
+    throw new ConfigError(`${source}: default: '${defaultName}' is not one of the datasets (${names.join(', ')})`);
   const datasets = Object.fromEntries(
-    Object.entries(config.datasets).map(([name, d]) => [name, { ...d, mapping: resolve(base, d.mapping), ...(d.data && { data: d.data.map((f) => resolve(base, f)) }) }]),
+    Object.entries(config.datasets).map(([name, d]) => [
+      name,
+      { ...d, mapping: resolve(base, d.mapping), ...(d.data && { data: d.data.map((f) => resolve(base, f)) }) },
+    ]),
   );
   return {
     port: config.port ?? 3000,
@@ -95,7 +114,23 @@ function compileConfig(config: ConfigFile, base: string, source: string): Server
 }
 
 /** The `serve` flags, as node:util parseArgs gives them (every value a string). */
-export type ServeFlags = Partial<Record<'mapping' | 'endpoint' | 'graph' | 'dataset' | 'port' | 'host' | 'user' | 'password' | 'link-base' | 'workers' | 'cache-ttl' | 'cache-control', string>> & {
+export type ServeFlags = Partial<
+  Record<
+    | 'mapping'
+    | 'endpoint'
+    | 'graph'
+    | 'dataset'
+    | 'port'
+    | 'host'
+    | 'user'
+    | 'password'
+    | 'link-base'
+    | 'workers'
+    | 'cache-ttl'
+    | 'cache-control',
+    string
+  >
+> & {
   readonly data?: readonly string[];
   readonly 'cors-origin'?: readonly string[];
 };
@@ -126,7 +161,8 @@ const FLAG_OF: Readonly<Record<string, string>> = {
  */
 export function configFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): ServerConfig {
   if (!flags.mapping) throw new ConfigError('--mapping is required (or --config)');
-  if (!flags.data?.length === !flags.endpoint && !env.SPARQL_ENDPOINT) throw new ConfigError('give either --data FILE... or --endpoint URL');
+  if (!flags.data?.length === !flags.endpoint && !env.SPARQL_ENDPOINT)
+    throw new ConfigError('give either --data FILE... or --endpoint URL');
   const name = flags.dataset ?? 'default';
   const origins = flags['cors-origin'];
   const raw = {
@@ -164,10 +200,14 @@ export function configFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): Serv
 }
 
 /** A flag's value as a number when it reads as one; as it is otherwise, so the schema names the problem. */
-const numeric = (value: string): number | string => (value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value);
+const numeric = (value: string): number | string =>
+  value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  return path.reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined), value);
+  return path.reduce<unknown>(
+    (at, key) => (at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined),
+    value,
+  );
 }
 
 /** Keys of a dataset that only the embedded store reads. */
@@ -182,7 +222,8 @@ const EMBEDDED_ONLY = ['data', 'workers'] as const;
  */
 export function applyEnvironment(config: ServerConfig, env: NodeJS.ProcessEnv): ServerConfig {
   const port = env.PORT === undefined ? config.port : numeric(env.PORT);
-  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT: expected a port number (0 to 65535), got '${env.PORT}'`);
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT: expected a port number (0 to 65535), got '${env.PORT}'`);
   const current = config.datasets[config.default]!;
   let dataset: DatasetConfig = current;
   if (env.SPARQL_ENDPOINT) {
@@ -191,7 +232,18 @@ export function applyEnvironment(config: ServerConfig, env: NodeJS.ProcessEnv): 
     const graph = env.SPARQL_GRAPH ?? current.graph;
     const user = env.SPARQL_USER ?? current.user;
     const password = env.SPARQL_PASSWORD ?? current.password;
-    dataset = { ...(remote as DatasetConfig), endpoint: env.SPARQL_ENDPOINT, ...(graph && { graph }), ...(user && { user }), ...(password && { password }) };
+    dataset = {
+      ...(remote as DatasetConfig),
+      endpoint: env.SPARQL_ENDPOINT,
+      ...(graph && { graph }),
+      ...(user && { user }),
+      ...(password && { password }),
+    };
   }
-  return { ...config, port, host: env.HOST ?? config.host, datasets: { ...config.datasets, [config.default]: dataset } };
+  return {
+    ...config,
+    port,
+    host: env.HOST ?? config.host,
+    datasets: { ...config.datasets, [config.default]: dataset },
+  };
 }

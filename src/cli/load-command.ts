@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { LoadError } from '../load/http.js';
 import { loadFiles } from '../load/load-files.js';
-import { line, type CliIo } from './io.js';
+import { type CliIo, line } from './io.js';
 import { loadOptions } from './options.js';
 
 export const LOAD_USAGE = `Usage: sparql-jsonapi load --endpoint URL [--graph IRI] [options] FILE...
@@ -62,14 +62,23 @@ export async function runLoad(argv: readonly string[], io: CliIo): Promise<numbe
       graphStoreUrl: graphStore === 'none' ? false : graphStore,
       batchTriples: batch,
       onProgress: (p) =>
-        line(io.stdout, `${p.fileDone ? 'loaded' : 'loading'} ${p.file}: ${p.triples} triples so far, ${p.seconds.toFixed(1)} s`),
+        line(
+          io.stdout,
+          `${p.fileDone ? 'loaded' : 'loading'} ${p.file}: ${p.triples} triples so far, ${p.seconds.toFixed(1)} s`,
+        ),
     });
     const rate = result.seconds > 0 ? Math.round(result.triples / result.seconds) : result.triples;
-    line(io.stdout, `${result.triples} triples loaded in ${result.seconds.toFixed(1)} s (${rate} triples/s, ${result.protocol === 'update' ? 'SPARQL Update' : 'Graph Store Protocol'})`);
+    line(
+      io.stdout,
+      `${result.triples} triples loaded in ${result.seconds.toFixed(1)} s (${rate} triples/s, ${result.protocol === 'update' ? 'SPARQL Update' : 'Graph Store Protocol'})`,
+    );
     return 0;
   } catch (error) {
     // A refusal is the user's to fix (URL, grant, credentials): the message, not a stack.
-    line(io.stderr, error instanceof LoadError ? `load failed: ${error.message}` : `load failed: ${(error as Error)?.stack ?? error}`);
+    line(
+      io.stderr,
+      error instanceof LoadError ? `load failed: ${error.message}` : `load failed: ${(error as Error)?.stack ?? error}`,
+    );
     return 1;
   }
 }

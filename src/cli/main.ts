@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { createApp } from '../app.js';
 import { MappingError } from '../mapping/load-mapping.js';
 import { applyEnvironment, ConfigError, configFromFlags, readConfigFile } from './config.js';
-import { line, type CliIo } from './io.js';
+import { type CliIo, line } from './io.js';
 import { runLoad } from './load-command.js';
 import { openDatasets } from './open-datasets.js';
 import { serveOptions } from './options.js';
@@ -72,7 +72,10 @@ async function command([name, ...rest]: readonly string[], io: CliIo): Promise<n
     line(io.stdout, USAGE);
     return 0;
   }
-  return serve(applyEnvironment(values.config ? await readConfigFile(values.config) : configFromFlags(values, io.env), io.env), io);
+  return serve(
+    applyEnvironment(values.config ? await readConfigFile(values.config) : configFromFlags(values, io.env), io.env),
+    io,
+  );
 }
 
 /** Opens the datasets, listens, and closes everything once `io.signal` aborts. */
@@ -84,7 +87,9 @@ async function serve(config: Awaited<ReturnType<typeof readConfigFile>>, io: Cli
     defaultDataset: config.default,
     logger,
     ...(config.cors && { cors: config.cors }),
-    ...(config.cacheMaxMegabytes !== undefined && { responseCache: { maxBytes: Math.round(config.cacheMaxMegabytes * 2 ** 20) } }),
+    ...(config.cacheMaxMegabytes !== undefined && {
+      responseCache: { maxBytes: Math.round(config.cacheMaxMegabytes * 2 ** 20) },
+    }),
     processMetrics: true,
   });
   const server = app.listen(config.port, config.host);
@@ -95,7 +100,10 @@ async function serve(config: Awaited<ReturnType<typeof readConfigFile>>, io: Cli
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  logger.info({ datasets: datasets.map((d) => `${d.name}: ${d.store.description}`) }, `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);
+  logger.info(
+    { datasets: datasets.map((d) => `${d.name}: ${d.store.description}`) },
+    `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+  );
   if (io.signal && !io.signal.aborted) await once(io.signal, 'abort');
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await Promise.all(datasets.map((d) => d.store.close()));

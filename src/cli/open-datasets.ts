@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import type { DatasetConfig, ServerConfig } from './config.js';
-import { DEFAULT_DATASET_OPTIONS, type Dataset, type DatasetOptions } from '../dataset.js';
+import { type Dataset, type DatasetOptions, DEFAULT_DATASET_OPTIONS } from '../dataset.js';
 import { loadMapping } from '../mapping/load-mapping.js';
 import { createHttpStore } from '../store/http-store.js';
 import { createOxigraphStore } from '../store/oxigraph-store.js';
 import type { Store } from '../store/store.js';
+import type { DatasetConfig, ServerConfig } from './config.js';
 
 /**
  * Compiles every dataset's mapping and opens its store. Mappings are all checked before any store
@@ -19,7 +19,13 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
       const store = await openStore(d, logger.child({ dataset: name }));
       // The default dataset's links are the spec's type-rooted paths; the others keep their
       // /api/<name> prefix so that every link can be fetched as it stands.
-      datasets.push({ name, mapping: mappings[index]!, store, linkBase: d.linkBase ?? (name === config.default ? '' : `/api/${name}`), options: optionsFrom(d) });
+      datasets.push({
+        name,
+        mapping: mappings[index]!,
+        store,
+        linkBase: d.linkBase ?? (name === config.default ? '' : `/api/${name}`),
+        options: optionsFrom(d),
+      });
     }
   } catch (error) {
     await Promise.all(datasets.map((d) => d.store.close()));
@@ -31,7 +37,10 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
 function optionsFrom(d: DatasetConfig): DatasetOptions {
   const { page, count, includeDepth, cacheControl, cacheTtlSeconds } = DEFAULT_DATASET_OPTIONS;
   return {
-    page: { defaultSize: d.page?.defaultSize ?? page.defaultSize, maxSize: d.page?.maxSize ?? Math.max(page.maxSize, d.page?.defaultSize ?? 0) },
+    page: {
+      defaultSize: d.page?.defaultSize ?? page.defaultSize,
+      maxSize: d.page?.maxSize ?? Math.max(page.maxSize, d.page?.defaultSize ?? 0),
+    },
     count: d.count ?? count,
     includeDepth: d.includeDepth ?? includeDepth,
     cacheControl: d.cacheControl ?? cacheControl,
@@ -41,14 +50,16 @@ function optionsFrom(d: DatasetConfig): DatasetOptions {
 
 function openStore(d: DatasetConfig, logger: Logger): Promise<Store> {
   if (d.endpoint) {
-    return Promise.resolve(createHttpStore({
-      endpointUrl: d.endpoint,
-      ...(d.graph && { graph: d.graph }),
-      ...(d.user && { user: d.user }),
-      ...(d.password && { password: d.password }),
-      ...(d.timeoutMs && { timeoutMs: d.timeoutMs }),
-      logger,
-    }));
+    return Promise.resolve(
+      createHttpStore({
+        endpointUrl: d.endpoint,
+        ...(d.graph && { graph: d.graph }),
+        ...(d.user && { user: d.user }),
+        ...(d.password && { password: d.password }),
+        ...(d.timeoutMs && { timeoutMs: d.timeoutMs }),
+        logger,
+      }),
+    );
   }
   return createOxigraphStore({ files: d.data ?? [], ...(d.workers && { workers: d.workers }), logger });
 }

@@ -17,7 +17,15 @@ export class JsonApiError extends Error {
   /** Extra response headers, e.g. `Allow` on a 405. */
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(status: number, title: string, detail?: string, extra: Omit<Partial<ErrorObject>, 'status' | 'title' | 'detail'> & { headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(
+    status: number,
+    title: string,
+    detail?: string,
+    extra: Omit<Partial<ErrorObject>, 'status' | 'title' | 'detail'> & {
+      headers?: Record<string, string>;
+      cause?: unknown;
+    } = {},
+  ) {
     super(detail ?? title, { cause: extra.cause });
     this.name = 'JsonApiError';
     this.status = status;

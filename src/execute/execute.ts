@@ -1,14 +1,14 @@
 import { notFound } from '../errors/json-api-error.js';
-import { includeRelated, type Inclusion } from './include-related.js';
-import { listPage, listWindow } from './list-page.js';
 import type { Mapping, ResourceType } from '../mapping/model.js';
 import type { Plan, View } from '../plan/plan.js';
 import { shownAttributes } from '../plan/shown-attributes.js';
-import { dataDocument, linkageDocument, type Document } from '../shape/documents.js';
+import { type Document, dataDocument, linkageDocument } from '../shape/documents.js';
 import type { PageBase } from '../shape/page-links.js';
-import { resourceObject, type Member, type ResourceObject } from '../shape/resource-objects.js';
+import { type Member, type ResourceObject, resourceObject } from '../shape/resource-objects.js';
 import { buildFetchQuery } from '../sparql/fetch-query.js';
 import type { Store } from '../store/store.js';
+import { type Inclusion, includeRelated } from './include-related.js';
+import { listPage, listWindow } from './list-page.js';
 import { groupValues } from './rows.js';
 import { runQuery } from './run-query.js';
 
@@ -40,7 +40,10 @@ export async function execute(mapping: Mapping, plan: Plan, store: Store, links:
       if (iri === undefined) throw notFound(`There is no ${type.name} with this id.`);
       const member = { iri, id: plan.id };
       const inclusion = known ? early : await include(view, type, [member], store, links.linkBase);
-      const resource = resourceObject(type, member, groupValues(rows).get(iri), links.linkBase, { fields: view.fields.get(type.name), linkage: inclusion?.linkageOf(member) });
+      const resource = resourceObject(type, member, groupValues(rows).get(iri), links.linkBase, {
+        fields: view.fields.get(type.name),
+        linkage: inclusion?.linkageOf(member),
+      });
       return dataDocument(resource, links.self, undefined, inclusion?.included);
     }
     case 'collection': {
@@ -50,7 +53,13 @@ export async function execute(mapping: Mapping, plan: Plan, store: Store, links:
     }
     case 'related-one': {
       const [first] = await listWindow(mapping, plan.list, { limit: 1, offset: 0 }, store);
-      const { data, included } = await fetchResources(plan.list.type, first ? [first] : [], plan.view, store, links.linkBase);
+      const { data, included } = await fetchResources(
+        plan.list.type,
+        first ? [first] : [],
+        plan.view,
+        store,
+        links.linkBase,
+      );
       return dataDocument(data[0] ?? null, links.self, undefined, included);
     }
     case 'linkage': {
@@ -70,19 +79,35 @@ export async function execute(mapping: Mapping, plan: Plan, store: Store, links:
  * `include`. The fetch (none when the fieldset shows no attribute) and the first include level
  * go out together.
  */
-async function fetchResources(type: ResourceType, members: Member[], view: View, store: Store, linkBase: string): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
+async function fetchResources(
+  type: ResourceType,
+  members: Member[],
+  view: View,
+  store: Store,
+  linkBase: string,
+): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
   const attributes = shownAttributes(type, view.fields);
   const [rows, inclusion] = await Promise.all([
-    members.length > 0 && attributes.length > 0 ? runQuery(store, buildFetchQuery(type, { iris: members.map((m) => m.iri) }, attributes)) : [],
+    members.length > 0 && attributes.length > 0
+      ? runQuery(store, buildFetchQuery(type, { iris: members.map((m) => m.iri) }, attributes))
+      : [],
     include(view, type, members, store, linkBase),
   ]);
   const values = groupValues(rows);
   const fields = view.fields.get(type.name);
-  const data = members.map((member) => resourceObject(type, member, values.get(member.iri), linkBase, { fields, linkage: inclusion?.linkageOf(member) }));
+  const data = members.map((member) =>
+    resourceObject(type, member, values.get(member.iri), linkBase, { fields, linkage: inclusion?.linkageOf(member) }),
+  );
   return inclusion ? { data, included: inclusion.included } : { data };
 }
 
 /** The include levels of a request that has `include` (possibly empty); undefined otherwise, and the document has no `included`. */
-function include(view: View, type: ResourceType, members: Member[], store: Store, linkBase: string): Promise<Inclusion> | undefined {
+function include(
+  view: View,
+  type: ResourceType,
+  members: Member[],
+  store: Store,
+  linkBase: string,
+): Promise<Inclusion> | undefined {
   return view.include && includeRelated(view.include, view.fields, type, members, store, linkBase);
 }

@@ -3,7 +3,7 @@ import type { ResourceType } from '../mapping/model.js';
 import { shownAttributes } from '../plan/shown-attributes.js';
 import type { Fieldsets } from '../request/parse-fields.js';
 import type { IncludeNode } from '../request/parse-include.js';
-import { resourceObject, type Member, type RelationshipData, type ResourceObject } from '../shape/resource-objects.js';
+import { type Member, type RelationshipData, type ResourceObject, resourceObject } from '../shape/resource-objects.js';
 import { buildIncludeQuery } from '../sparql/include-query.js';
 import type { Store } from '../store/store.js';
 import { readIncludeRows } from './rows.js';
@@ -43,7 +43,14 @@ interface Step {
  *
  * @example await includeRelated(parseInclude('concerns.broader-concepts', mapping, activities, 3), new Map(), activities, members, store, '')
  */
-export async function includeRelated(include: readonly IncludeNode[], fieldsets: Fieldsets, type: ResourceType, members: readonly Member[], store: Store, linkBase: string): Promise<Inclusion> {
+export async function includeRelated(
+  include: readonly IncludeNode[],
+  fieldsets: Fieldsets,
+  type: ResourceType,
+  members: readonly Member[],
+  store: Store,
+  linkBase: string,
+): Promise<Inclusion> {
   const entries = new Map<string, Entry>();
   const entryOf = (entryType: ResourceType, member: Member, primary: boolean): Entry => {
     const key = keyOf(entryType, member.iri);
@@ -54,13 +61,18 @@ export async function includeRelated(include: readonly IncludeNode[], fieldsets:
   const primary = members.map((member) => entryOf(type, member, true));
   let level: Step[] = include.map((node) => ({ node, sources: primary }));
   while ((level = level.filter((step) => step.sources.length > 0)).length > 0) {
-    const query = buildIncludeQuery(level.map(({ node, sources }) => ({
-      relationship: node.relationship,
-      target: node.type,
-      sources: sources.map((source) => source.member.iri),
-      attributes: shownAttributes(node.type, fieldsets),
-    })));
-    const found = readIncludeRows(await runQuery(store, query), level.map(({ node }) => node.type));
+    const query = buildIncludeQuery(
+      level.map(({ node, sources }) => ({
+        relationship: node.relationship,
+        target: node.type,
+        sources: sources.map((source) => source.member.iri),
+        attributes: shownAttributes(node.type, fieldsets),
+      })),
+    );
+    const found = readIncludeRows(
+      await runQuery(store, query),
+      level.map(({ node }) => node.type),
+    );
     level = level.flatMap(({ node, sources }, n) => {
       const { targets: targetsOf, values } = found[n]!;
       const reached = new Map<string, Entry>();
@@ -73,12 +85,19 @@ export async function includeRelated(include: readonly IncludeNode[], fieldsets:
           reached.set(keyOf(node.type, target.iri), entry);
         }
         const linkage = targets.map((target) => ({ type: node.type.name, id: target.id }));
-        source.linkage.set(node.relationship.name, node.relationship.cardinality === 'one' ? (linkage[0] ?? null) : linkage);
+        source.linkage.set(
+          node.relationship.name,
+          node.relationship.cardinality === 'one' ? (linkage[0] ?? null) : linkage,
+        );
       }
       return node.children.map((child) => ({ node: child, sources: [...reached.values()] }));
     });
   }
-  const objectOf = (entry: Entry) => resourceObject(entry.type, entry.member, entry.values, linkBase, { fields: fieldsets.get(entry.type.name), linkage: entry.linkage });
+  const objectOf = (entry: Entry) =>
+    resourceObject(entry.type, entry.member, entry.values, linkBase, {
+      fields: fieldsets.get(entry.type.name),
+      linkage: entry.linkage,
+    });
   return {
     included: [...entries.values()].filter((entry) => !entry.primary).map(objectOf),
     linkageOf: (member) => entries.get(keyOf(type, member.iri))?.linkage,

@@ -1,12 +1,12 @@
 import { notFound } from '../errors/json-api-error.js';
 import type { Mapping } from '../mapping/model.js';
 import type { ListRequest, Paging, Window } from '../plan/plan.js';
-import { encodeCursor, type Cursor } from '../request/cursor.js';
+import { type Cursor, encodeCursor } from '../request/cursor.js';
 import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
-import { buildCountQuery, buildListQuery } from '../sparql/list-query.js';
 import type { PageParts } from '../shape/documents.js';
-import { cursorLinks, offsetLinks, requestLink, type PageBase } from '../shape/page-links.js';
+import { cursorLinks, offsetLinks, type PageBase, requestLink } from '../shape/page-links.js';
 import type { Member } from '../shape/resource-objects.js';
+import { buildCountQuery, buildListQuery } from '../sparql/list-query.js';
 import type { Store } from '../store/store.js';
 import { membersOf, rowKeyValues } from './rows.js';
 import { runQuery } from './run-query.js';
@@ -23,7 +23,13 @@ export interface ListPage {
  *
  * @example await listPage(mapping, plan.list, plan.paging, recorder, { path: '/concepts', query: 'page[size]=5' })
  */
-export async function listPage(mapping: Mapping, request: ListRequest, paging: Paging, store: Store, base: PageBase): Promise<ListPage> {
+export async function listPage(
+  mapping: Mapping,
+  request: ListRequest,
+  paging: Paging,
+  store: Store,
+  base: PageBase,
+): Promise<ListPage> {
   const { page } = paging;
   if (page.kind === 'cursor') return cursorPage(mapping, request, paging, store, base);
   // Without a count, one row more than the page tells whether a next page exists.
@@ -34,13 +40,18 @@ export async function listPage(mapping: Mapping, request: ListRequest, paging: P
   ]);
   if (request.parent && rows.length === 0) {
     // No row at all: the parent is missing, or (past the first page) the page is past the end.
-    const parentExists = paging.count ? total !== undefined : window.offset > 0 && (await countOf(mapping, request, store)) !== undefined;
+    const parentExists = paging.count
+      ? total !== undefined
+      : window.offset > 0 && (await countOf(mapping, request, store)) !== undefined;
     if (!parentExists) throw notFound(`There is no ${request.parent.type.name} with this id.`);
   }
   const members = membersOf(request.type, rows);
   const hasNext = total === undefined ? members.length > page.size : window.offset + page.size < total;
   const links = offsetLinks(base, page, { ...(total !== undefined && { total }), hasNext });
-  return { members: members.slice(0, page.size), parts: { links, ...(total !== undefined && { meta: { count: total } }) } };
+  return {
+    members: members.slice(0, page.size),
+    parts: { links, ...(total !== undefined && { meta: { count: total } }) },
+  };
 }
 
 /**
@@ -48,15 +59,28 @@ export async function listPage(mapping: Mapping, request: ListRequest, paging: P
  * cursors (a keyset FILTER) and returns one row more than the page, which tells whether more lie
  * beyond. A page that ends at `page[before]` is read from the end and turned round here.
  */
-async function cursorPage(mapping: Mapping, request: ListRequest, paging: Paging, store: Store, base: PageBase): Promise<ListPage> {
+async function cursorPage(
+  mapping: Mapping,
+  request: ListRequest,
+  paging: Paging,
+  store: Store,
+  base: PageBase,
+): Promise<ListPage> {
   const { page, after, before } = paging;
   const skip = page.kind === 'cursor' ? (page.skip ?? 0) : 0;
   const fromEnd = before !== undefined && after === undefined;
   const [rows, total] = await Promise.all([
-    runQuery(store, buildListQuery(mapping, request, { limit: page.size + 1, offset: skip }, { after, before, fromEnd })),
+    runQuery(
+      store,
+      buildListQuery(mapping, request, { limit: page.size + 1, offset: skip }, { after, before, fromEnd }),
+    ),
     paging.count ? countOf(mapping, request, store) : undefined,
   ]);
-  if (request.parent && rows.length === 0 && (paging.count ? total : await countOf(mapping, request, store)) === undefined) {
+  if (
+    request.parent &&
+    rows.length === 0 &&
+    (paging.count ? total : await countOf(mapping, request, store)) === undefined
+  ) {
     throw notFound(`There is no ${request.parent.type.name} with this id.`);
   }
   const found = membersOf(request.type, rows);
@@ -64,13 +88,30 @@ async function cursorPage(mapping: Mapping, request: ListRequest, paging: Paging
   if (fromEnd) members.reverse();
   const list = { type: request.type, sort: request.sort };
   const rowOf = new Map(rows.map((row) => [row.s?.value, row]));
-  const cursors = members.map((m) => encodeCursor(list, { values: rowKeyValues(request.sort, rowOf.get(m.iri)!), id: m.id, inclusive: false }));
+  const cursors = members.map((m) =>
+    encodeCursor(list, { values: rowKeyValues(request.sort, rowOf.get(m.iri)!), id: m.id, inclusive: false }),
+  );
   const reopened = (cursor?: Cursor) => cursor && encodeCursor(list, { ...cursor, inclusive: true });
   const more = found.length > page.size;
   const jumpedFrom = skip > 0 ? requestLink(base, [['number', String(skip / page.size - 1)]]) : undefined;
-  const links = cursorLinks(base, { first: cursors[0], last: cursors.at(-1), more, after: reopened(after), before: reopened(before), ...(jumpedFrom && { jumpedFrom }) });
+  const links = cursorLinks(base, {
+    first: cursors[0],
+    last: cursors.at(-1),
+    more,
+    after: reopened(after),
+    before: reopened(before),
+    ...(jumpedFrom && { jumpedFrom }),
+  });
   const meta = { ...(total !== undefined && { total }), ...(after && before && more && { rangeTruncated: true }) };
-  return { members, parts: { links, profile: CURSOR_PAGINATION_PROFILE, cursors, ...(Object.keys(meta).length > 0 && { meta: { page: meta } }) } };
+  return {
+    members,
+    parts: {
+      links,
+      profile: CURSOR_PAGINATION_PROFILE,
+      cursors,
+      ...(Object.keys(meta).length > 0 && { meta: { page: meta } }),
+    },
+  };
 }
 
 /** The list's total, or `undefined` when it hangs off a parent that does not exist. */
@@ -84,7 +125,12 @@ async function countOf(mapping: Mapping, request: ListRequest, store: Store): Pr
  * The first members of a list window, without links: what a to-one relationship points at.
  * 404 when the list hangs off a parent that does not exist.
  */
-export async function listWindow(mapping: Mapping, request: ListRequest, window: Window, store: Store): Promise<Member[]> {
+export async function listWindow(
+  mapping: Mapping,
+  request: ListRequest,
+  window: Window,
+  store: Store,
+): Promise<Member[]> {
   const rows = await runQuery(store, buildListQuery(mapping, request, window));
   if (request.parent && rows.length === 0) throw notFound(`There is no ${request.parent.type.name} with this id.`);
   return membersOf(request.type, rows);

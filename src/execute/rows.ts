@@ -62,7 +62,8 @@ export function rowKeyValues(sort: readonly SortKey[], row: Row): KeyValue[] {
   return sort.flatMap((key, i): KeyValue[] => {
     if (key.path.end === 'id') return [];
     const term = row[keyVariable(i).value];
-    if (term?.termType === 'Literal') return [key.path.end.language !== undefined ? rdf.literal(term.value.slice(1)) : term];
+    if (term?.termType === 'Literal')
+      return [key.path.end.language !== undefined ? rdf.literal(term.value.slice(1)) : term];
     return [term?.termType === 'NamedNode' ? term : null];
   });
 }

@@ -1,7 +1,7 @@
-import type { Request, Response } from 'express';
-import entityTag from 'etag';
-import fresh from 'fresh';
 import { format as formatMediaType } from 'content-type';
+import entityTag from 'etag';
+import type { Request, Response } from 'express';
+import fresh from 'fresh';
 import { JSON_API } from '../request/media-types.js';
 import { APPLIED_PROFILES, type Document } from '../shape/documents.js';
 
@@ -23,7 +23,8 @@ export interface Representation {
 export function represent(document: Document): Representation {
   const body = Buffer.from(JSON.stringify(document));
   const profiles = document[APPLIED_PROFILES] ?? [];
-  const contentType = profiles.length > 0 ? formatMediaType({ type: JSON_API, parameters: { profile: profiles.join(' ') } }) : JSON_API;
+  const contentType =
+    profiles.length > 0 ? formatMediaType({ type: JSON_API, parameters: { profile: profiles.join(' ') } }) : JSON_API;
   return { body, etag: entityTag(body), contentType };
 }
 
@@ -35,7 +36,12 @@ export function represent(document: Document): Representation {
  *
  * @example sendRepresentation(req, res, represent(document), 'no-cache')
  */
-export function sendRepresentation(req: Request, res: Response, representation: Representation, cacheControl: string): void {
+export function sendRepresentation(
+  req: Request,
+  res: Response,
+  representation: Representation,
+  cacheControl: string,
+): void {
   res.set('ETag', representation.etag).set('Cache-Control', cacheControl).vary('Accept');
   // Only If-None-Match is a precondition here: no Last-Modified is sent, so If-Modified-Since has
   // nothing to compare with. The request's Cache-Control is left out on purpose: `fresh` treats

@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
 import cors from 'cors';
+import type { RequestHandler } from 'express';
 
 /** The methods every URL answers; the 405's `Allow` and an OPTIONS request's say the same. */
 export const ALLOW = 'GET, HEAD, OPTIONS';

@@ -17,16 +17,28 @@ const STORE_TITLE = {
 export function toJsonApiError(error: unknown): JsonApiError {
   if (error instanceof JsonApiError) return error;
   if (error instanceof StoreError) {
-    return new JsonApiError(STORE_STATUS[error.kind], STORE_TITLE[error.kind], 'The triplestore behind this API could not answer; try again later.', { cause: error });
+    return new JsonApiError(
+      STORE_STATUS[error.kind],
+      STORE_TITLE[error.kind],
+      'The triplestore behind this API could not answer; try again later.',
+      { cause: error },
+    );
   }
-  return new JsonApiError(500, 'Internal Server Error', 'The server failed to answer; the failure has been logged.', { cause: error });
+  return new JsonApiError(500, 'Internal Server Error', 'The server failed to answer; the failure has been logged.', {
+    cause: error,
+  });
 }
 
 /** The one place where errors become responses: every one is logged, none leaks a stack trace. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const jsonApiError = toJsonApiError(error);
-    const log = { method: req.method, url: req.originalUrl, status: jsonApiError.status, err: jsonApiError.cause ?? error };
+    const log = {
+      method: req.method,
+      url: req.originalUrl,
+      status: jsonApiError.status,
+      err: jsonApiError.cause ?? error,
+    };
     if (jsonApiError.status >= 500) logger.error(log, 'request failed');
     else logger.debug(log, 'request rejected');
     send(res.set(jsonApiError.headers), jsonApiError.status, errorDocument(jsonApiError.errors));

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { type Dataset, optionsOf } from '../dataset.js';
 import { JsonApiError, notFound } from '../errors/json-api-error.js';
 import { execute } from '../execute/execute.js';
 import { planRequest } from '../plan/plan-request.js';
@@ -10,7 +11,6 @@ import { requestLink } from '../shape/page-links.js';
 import { QueryRecorder } from '../store/query-recorder.js';
 import { represent, sendRepresentation } from './conditional.js';
 import { ALLOW } from './cors.js';
-import { optionsOf, type Dataset } from '../dataset.js';
 import type { ResponseCache } from './response-cache.js';
 
 /**
@@ -19,20 +19,32 @@ import type { ResponseCache } from './response-cache.js';
  * negotiate → parse path → response cache → parse query and plan → execute (SPARQL) → cache → send
  * (a 304 when If-None-Match matches).
  */
-export function jsonApiHandler(datasets: ReadonlyMap<string, Dataset>, defaultDataset: Dataset, cache: ResponseCache): RequestHandler {
+export function jsonApiHandler(
+  datasets: ReadonlyMap<string, Dataset>,
+  defaultDataset: Dataset,
+  cache: ResponseCache,
+): RequestHandler {
   return async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new JsonApiError(405, 'Method Not Allowed', `This API is read-only; ${req.method} is not allowed. Allowed: ${ALLOW}.`, { headers: { Allow: ALLOW } });
+      throw new JsonApiError(
+        405,
+        'Method Not Allowed',
+        `This API is read-only; ${req.method} is not allowed. Allowed: ${ALLOW}.`,
+        { headers: { Allow: ALLOW } },
+      );
     }
     const { profiles } = negotiate(req.get('accept'), req.get('content-type'));
     const url = new URL(req.originalUrl, 'http://localhost');
     const route = parsePath(url.pathname);
     const dataset = route.dataset === undefined ? defaultDataset : datasets.get(route.dataset);
-    if (!dataset) throw notFound(`There is no dataset '${route.dataset}'. Datasets: ${[...datasets.keys()].join(', ')}.`);
+    if (!dataset)
+      throw notFound(`There is no dataset '${route.dataset}'. Datasets: ${[...datasets.keys()].join(', ')}.`);
     const options = optionsOf(dataset);
     // Only 200s are cached, so an entry exists only for a request that plans without error.
     // The cursor profile, when asked for, changes the body: it is part of the negotiated media type.
-    const mediaType = profiles.includes(CURSOR_PAGINATION_PROFILE) ? `${JSON_API}; profile="${CURSOR_PAGINATION_PROFILE}"` : JSON_API;
+    const mediaType = profiles.includes(CURSOR_PAGINATION_PROFILE)
+      ? `${JSON_API}; profile="${CURSOR_PAGINATION_PROFILE}"`
+      : JSON_API;
     const key = { dataset: dataset.name, path: canonicalPath(route), query: url.search.slice(1), mediaType };
     const cached = cache.get(key, options.cacheTtlSeconds);
     if (cached) {
@@ -61,7 +73,8 @@ export function jsonApiHandler(datasets: ReadonlyMap<string, Dataset>, defaultDa
 
 /** The type-rooted path of a route (`/trade-activities/5a3f/links/concerns`). */
 function canonicalPath(route: Route): string {
-  const segments = [route.type, route.id, route.linkage, route.relationship].filter((s): s is string => s !== undefined);
+  const segments = [route.type, route.id, route.linkage, route.relationship].filter(
+    (s): s is string => s !== undefined,
+  );
   return `/${segments.map(encodeURIComponent).join('/')}`;
 }
-

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import { StoreError, type Store } from '../store/store.js';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { type Store, StoreError } from '../store/store.js';
 import { routeLabel } from './route-label.js';
 
 export interface MetricsOptions {
@@ -77,7 +77,11 @@ export class Metrics {
     return (req, res, next) => {
       const stop = this.requestSeconds.startTimer();
       res.once('finish', () => {
-        const { dataset, route } = routeLabel(new URL(req.originalUrl, 'http://localhost').pathname, this.datasets, this.options.defaultDataset);
+        const { dataset, route } = routeLabel(
+          new URL(req.originalUrl, 'http://localhost').pathname,
+          this.datasets,
+          this.options.defaultDataset,
+        );
         const labels = { dataset, route, method: req.method };
         stop(labels);
         this.requests.inc({ ...labels, status: String(res.statusCode) });
@@ -89,7 +93,10 @@ export class Metrics {
   /** The `/metrics` handler: Prometheus text format, never cached. */
   expose(): RequestHandler {
     return async (_req, res) => {
-      res.set('Content-Type', this.registry.contentType).set('Cache-Control', 'no-store').send(await this.registry.metrics());
+      res
+        .set('Content-Type', this.registry.contentType)
+        .set('Cache-Control', 'no-store')
+        .send(await this.registry.metrics());
     };
   }
 

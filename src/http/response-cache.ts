@@ -60,7 +60,8 @@ export class ResponseCache {
 
   /** Keeps a 200's representation for `ttlSeconds` (nothing when 0); returns it for chaining. */
   set(key: CacheKey, representation: Representation, ttlSeconds: number): Representation {
-    if (ttlSeconds > 0) this.entries.set(serialise(key), representation, { ttl: Math.max(1, Math.round(ttlSeconds * 1000)) });
+    if (ttlSeconds > 0)
+      this.entries.set(serialise(key), representation, { ttl: Math.max(1, Math.round(ttlSeconds * 1000)) });
     return representation;
   }
 }

@@ -24,6 +24,11 @@ export function routeLabel(pathname: string, datasets: ReadonlySet<string>, defa
     return { dataset: '', route: 'unmatched' };
   }
   const dataset = route.dataset ?? defaultDataset;
-  const shape = ['/:type', route.id !== undefined && '/:id', route.linkage && `/${route.linkage}`, route.relationship !== undefined && '/:relationship'];
+  const shape = [
+    '/:type',
+    route.id !== undefined && '/:id',
+    route.linkage && `/${route.linkage}`,
+    route.relationship !== undefined && '/:relationship',
+  ];
   return { dataset: datasets.has(dataset) ? dataset : '', route: shape.filter(Boolean).join('') };
 }

@@ -13,5 +13,10 @@ import { JSON_API } from '../request/media-types.js';
  */
 export function send(res: Response, status: number, body: unknown): void {
   res.removeHeader('ETag');
-  res.status(status).set('Content-Type', JSON_API).set('Cache-Control', 'no-store').vary('Accept').send(Buffer.from(JSON.stringify(body)));
+  res
+    .status(status)
+    .set('Content-Type', JSON_API)
+    .set('Cache-Control', 'no-store')
+    .vary('Accept')
+    .send(Buffer.from(JSON.stringify(body)));
 }

@@ -68,7 +68,12 @@ export class DigestAuth {
     const hashName = HASHES[algorithmName.replace(/-SESS$/, '')]!;
     const h = (s: string) => createHash(hashName).update(s, 'utf8').digest('hex');
     // Only qop=auth is implemented: auth-int would need a hash of every batch body.
-    const qop = c.qop?.split(',').map((q) => q.trim()).includes('auth') ? 'auth' : undefined;
+    const qop = c.qop
+      ?.split(',')
+      .map((q) => q.trim())
+      .includes('auth')
+      ? 'auth'
+      : undefined;
     const cnonce = this.cnonce();
     const nc = (++this.nonceCount).toString(16).padStart(8, '0');
     let ha1 = h(`${this.user}:${c.realm}:${this.password}`);

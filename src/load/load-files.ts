@@ -5,11 +5,10 @@ import { pathToFileURL } from 'node:url';
 import type { Quad } from '@rdfjs/types';
 import { StreamParser } from 'n3';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
-import { Batch, packBlankTriples, type BlankTriple } from './batch.js';
+import { Batch, type BlankTriple, packBlankTriples } from './batch.js';
 import { LoadError, StoreClient } from './http.js';
 import { BlankNodeLabels, hasBlankNode, termToNTriples, tripleLine } from './ntriples.js';
-import { guessGraphStoreUrl, refused, sendBatch, type Protocol } from './protocol.js';
-
+import { guessGraphStoreUrl, type Protocol, refused, sendBatch } from './protocol.js';
 
 export interface LoadFilesOptions {
   /** The SPARQL endpoint; SPARQL Update requests go here. */
@@ -61,12 +60,15 @@ export async function loadFiles(options: LoadFilesOptions): Promise<LoadResult> 
     throw new LoadError(`Graph ${options.graph} is not an absolute IRI`);
   }
   for (const file of options.files) {
-    if (!FORMATS[extname(file).toLowerCase()]) throw new LoadError(`${file}: unknown RDF format (expected .ttl, .nt, .nq or .trig)`);
+    if (!FORMATS[extname(file).toLowerCase()])
+      throw new LoadError(`${file}: unknown RDF format (expected .ttl, .nt, .nq or .trig)`);
     await access(file).catch(() => {
       throw new LoadError(`${file}: file not found or not readable`);
     });
   }
-  const client = new StoreClient(options.user !== undefined ? { user: options.user, password: options.password ?? '' } : undefined);
+  const client = new StoreClient(
+    options.user !== undefined ? { user: options.user, password: options.password ?? '' } : undefined,
+  );
   const explicitGsp = typeof options.graphStoreUrl === 'string' ? options.graphStoreUrl : undefined;
   const guessedGsp = options.graphStoreUrl === undefined ? guessGraphStoreUrl(options.endpointUrl) : undefined;
   let protocol: Protocol = (explicitGsp ?? guessedGsp) ? 'graph-store' : 'update';
@@ -79,7 +81,12 @@ export async function loadFiles(options: LoadFilesOptions): Promise<LoadResult> 
   let currentFile = '';
 
   const send = async (batch: Batch): Promise<void> => {
-    let result = await sendBatch(client, protocol, protocol === 'update' ? options.endpointUrl : (explicitGsp ?? guessedGsp)!, batch);
+    let result = await sendBatch(
+      client,
+      protocol,
+      protocol === 'update' ? options.endpointUrl : (explicitGsp ?? guessedGsp)!,
+      batch,
+    );
     if (probing) {
       probing = false;
       // The guessed Graph Store URL does not exist on this store: use SPARQL Update from now on.

@@ -74,7 +74,11 @@ export async function sendBatch(
 }
 
 /** Throws the user-facing error for a refused batch, with a hint when it is about permissions. */
-export function refused(protocol: Protocol, url: string, refusal: NonNullable<Awaited<ReturnType<StoreClient['post']>>>): never {
+export function refused(
+  protocol: Protocol,
+  url: string,
+  refusal: NonNullable<Awaited<ReturnType<StoreClient['post']>>>,
+): never {
   const what = protocol === 'update' ? 'SPARQL Update endpoint' : 'Graph Store endpoint';
   // Virtuoso answers a missing grant with 403 (Graph Store) or 500 "SR186: SECURITY" (Update).
   const denied = refusal.status === 401 || refusal.status === 403 || /SECURITY|permission/i.test(refusal.body);

@@ -15,7 +15,9 @@ const ID_PATTERNS = {
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }); // ignoreBOM: keep a leading U+FEFF, so that each IRI has one id
 
 /** What a request id stands for: the IRI itself, or (predicate strategy) the literal to look up. */
-export type IdLookup = { readonly kind: 'iri'; readonly iri: string } | { readonly kind: 'literal'; readonly value: string };
+export type IdLookup =
+  | { readonly kind: 'iri'; readonly iri: string }
+  | { readonly kind: 'literal'; readonly value: string };
 
 /**
  * Maps a request id to what identifies it in the store, or `undefined` when the id can't be a

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { isSafeAbsoluteIri } from './iri.js';
-import { mappingSchema, type IdSpec, type MappingFile } from './mapping-schema.js';
+import { type IdSpec, type MappingFile, mappingSchema } from './mapping-schema.js';
 import type { Attribute, IdStrategy, Mapping, Relationship, ResourceType } from './model.js';
 import { resolveSortField } from './resolve-path.js';
 
@@ -41,7 +41,10 @@ export async function loadMapping(file: string): Promise<Mapping> {
 export function compileMapping(raw: unknown, source: string): Mapping {
   const parsed = mappingSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new MappingError(source, parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`));
+    throw new MappingError(
+      source,
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`),
+    );
   }
   const problems: string[] = [];
   const draft: Mapping = { source, types: compileTypes(parsed.data, problems) };
@@ -62,52 +65,76 @@ export function compileMapping(raw: unknown, source: string): Mapping {
 function compileTypes(file: MappingFile, problems: string[]): Map<string, ResourceType> {
   const prefixes = file.prefixes ?? {};
   for (const [name, namespace] of Object.entries(prefixes)) {
-    if (!isSafeAbsoluteIri(namespace)) problems.push(`prefixes.${name}: expected an absolute IRI (http://…), got '${namespace}'`);
+    if (!isSafeAbsoluteIri(namespace))
+      problems.push(`prefixes.${name}: expected an absolute IRI (http://…), got '${namespace}'`);
   }
   const expand = (value: string, path: string): string => {
     const iri = expandTerm(value, prefixes);
-    if (iri === undefined) problems.push(`${path}: '${value}' is neither a known prefixed name (prefixes: ${Object.keys(prefixes).join(', ') || 'none'}) nor an absolute IRI`);
+    if (iri === undefined)
+      problems.push(
+        `${path}: '${value}' is neither a known prefixed name (prefixes: ${Object.keys(prefixes).join(', ') || 'none'}) nor an absolute IRI`,
+      );
     return iri ?? '';
   };
   const types = new Map<string, ResourceType>();
   for (const [name, spec] of Object.entries(file.types)) {
     const at = `types.${name}`;
-    if (!MEMBER_NAME.test(name) || RESERVED_TYPES.has(name)) problems.push(`${at}: '${name}' is not a usable type name (letters, digits, - and _; not api or health)`);
+    if (!MEMBER_NAME.test(name) || RESERVED_TYPES.has(name))
+      problems.push(`${at}: '${name}' is not a usable type name (letters, digits, - and _; not api or health)`);
     const idSpec = spec.id ?? file.id;
     const attributes = new Map<string, Attribute>();
     for (const [field, attr] of Object.entries(spec.attributes ?? {})) {
       checkFieldName(field, `${at}.attributes.${field}`, problems);
       const long = typeof attr === 'string' ? { predicate: attr } : attr;
-      attributes.set(field, Object.freeze({
-        name: field,
-        predicate: expand(long.predicate, `${at}.attributes.${field}.predicate`),
-        ...(long.datatype !== undefined && { datatype: expand(long.datatype, `${at}.attributes.${field}.datatype`) }),
-        ...(long.language !== undefined && { language: long.language.toLowerCase() }),
-        many: long.many ?? false,
-      }));
+      attributes.set(
+        field,
+        Object.freeze({
+          name: field,
+          predicate: expand(long.predicate, `${at}.attributes.${field}.predicate`),
+          ...(long.datatype !== undefined && { datatype: expand(long.datatype, `${at}.attributes.${field}.datatype`) }),
+          ...(long.language !== undefined && { language: long.language.toLowerCase() }),
+          many: long.many ?? false,
+        }),
+      );
     }
     const relationships = new Map<string, Relationship>();
     for (const [field, rel] of Object.entries(spec.relationships ?? {})) {
       const path = `${at}.relationships.${field}`;
       checkFieldName(field, path, problems);
       if (attributes.has(field)) problems.push(`${path}: '${field}' is also an attribute; fields share one namespace`);
-      if (!Object.hasOwn(file.types, rel.target)) problems.push(`${path}.target: '${rel.target}' is not a type of this mapping (types: ${Object.keys(file.types).join(', ')})`);
-      relationships.set(field, Object.freeze({ name: field, predicate: expand(rel.predicate, `${path}.predicate`), target: rel.target, cardinality: rel.cardinality, inverse: rel.inverse ?? false }));
+      if (!Object.hasOwn(file.types, rel.target))
+        problems.push(
+          `${path}.target: '${rel.target}' is not a type of this mapping (types: ${Object.keys(file.types).join(', ')})`,
+        );
+      relationships.set(
+        field,
+        Object.freeze({
+          name: field,
+          predicate: expand(rel.predicate, `${path}.predicate`),
+          target: rel.target,
+          cardinality: rel.cardinality,
+          inverse: rel.inverse ?? false,
+        }),
+      );
     }
-    types.set(name, Object.freeze({
+    types.set(
       name,
-      classIri: expand(spec.class, `${at}.class`),
-      id: idSpec ? compileId(idSpec, spec.id ? `${at}.id` : 'id', expand, problems) : missingId(at, problems),
-      attributes,
-      relationships,
-      defaultSort: [],
-    }));
+      Object.freeze({
+        name,
+        classIri: expand(spec.class, `${at}.class`),
+        id: idSpec ? compileId(idSpec, spec.id ? `${at}.id` : 'id', expand, problems) : missingId(at, problems),
+        attributes,
+        relationships,
+        defaultSort: [],
+      }),
+    );
   }
   return types;
 }
 
 function checkFieldName(field: string, path: string, problems: string[]): void {
-  if (!MEMBER_NAME.test(field)) problems.push(`${path}: '${field}' is not a JSON:API member name (letters, digits, - and _, not at either end)`);
+  if (!MEMBER_NAME.test(field))
+    problems.push(`${path}: '${field}' is not a JSON:API member name (letters, digits, - and _, not at either end)`);
   if (RESERVED_FIELDS.has(field)) problems.push(`${path}: '${field}' is reserved by JSON:API`);
 }
 
@@ -116,8 +143,14 @@ function missingId(at: string, problems: string[]): IdStrategy {
   return { kind: 'hex', base: '' };
 }
 
-function compileId(spec: IdSpec, path: string, expand: (v: string, p: string) => string, problems: string[]): IdStrategy {
-  if ('predicate' in spec) return Object.freeze({ kind: 'predicate', predicate: expand(spec.predicate, `${path}.predicate`) });
+function compileId(
+  spec: IdSpec,
+  path: string,
+  expand: (v: string, p: string) => string,
+  problems: string[],
+): IdStrategy {
+  if ('predicate' in spec)
+    return Object.freeze({ kind: 'predicate', predicate: expand(spec.predicate, `${path}.predicate`) });
   if ('template' in spec) {
     const parts = spec.template.split('{id}');
     const [prefix = '', suffix = ''] = parts;
@@ -127,7 +160,8 @@ function compileId(spec: IdSpec, path: string, expand: (v: string, p: string) =>
     return Object.freeze({ kind: 'template', prefix, suffix });
   }
   const base = spec.hex === true ? '' : spec.hex.base;
-  if (base !== '' && !isSafeAbsoluteIri(base)) problems.push(`${path}.hex.base: expected an absolute IRI, got '${base}'`);
+  if (base !== '' && !isSafeAbsoluteIri(base))
+    problems.push(`${path}.hex.base: expected an absolute IRI, got '${base}'`);
   return Object.freeze({ kind: 'hex', base });
 }
 
@@ -141,5 +175,9 @@ function expandTerm(value: string, prefixes: Record<string, string>): string | u
     const iri = prefixes[prefix] + value.slice(colon + 1);
     return isSafeAbsoluteIri(iri) ? iri : undefined;
   }
-  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value) || value.startsWith('urn:') ? (isSafeAbsoluteIri(value) ? value : undefined) : undefined;
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value) || value.startsWith('urn:')
+    ? isSafeAbsoluteIri(value)
+      ? value
+      : undefined
+    : undefined;
 }

@@ -1,5 +1,5 @@
-import { LANGUAGE_TAG } from '../rdf/vocabulary.js';
 import { z } from 'zod';
+import { LANGUAGE_TAG } from '../rdf/vocabulary.js';
 
 /**
  * The shape of a mapping file as written (before prefixes are expanded and names cross-checked).

@@ -19,8 +19,10 @@ export function resolvePath(mapping: Mapping, type: ResourceType, path: string):
     if (last) {
       if (name === 'id' && hops.length === 0) return { hops, end: 'id', multiValued: false };
       const attribute = current.attributes.get(name);
-      if (attribute) return { hops, end: attribute, multiValued: attribute.many || hops.some((h) => h.cardinality === 'many') };
-      if (current.relationships.has(name)) return `'${path}' ends on the relationship '${name}'; name one of its attributes (${name}.<attribute>)`;
+      if (attribute)
+        return { hops, end: attribute, multiValued: attribute.many || hops.some((h) => h.cardinality === 'many') };
+      if (current.relationships.has(name))
+        return `'${path}' ends on the relationship '${name}'; name one of its attributes (${name}.<attribute>)`;
       return `'${current.name}' has no attribute '${name}'`;
     }
     const relationship = current.relationships.get(name);

@@ -1,11 +1,11 @@
 import { badParameter, notFound } from '../errors/json-api-error.js';
 import { idToLookup } from '../mapping/ids.js';
 import type { Mapping, ResourceType } from '../mapping/model.js';
+import { decodeCursor } from '../request/cursor.js';
+import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
 import { parseFields } from '../request/parse-fields.js';
 import { parseFilter } from '../request/parse-filter.js';
 import { parseInclude } from '../request/parse-include.js';
-import { decodeCursor } from '../request/cursor.js';
-import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
 import { parsePage } from '../request/parse-page.js';
 import type { Route } from '../request/parse-path.js';
 import type { QueryParameters } from '../request/parse-query.js';
@@ -21,10 +21,18 @@ import type { ListRequest, Paging, Plan, PlanOptions, View } from './plan.js';
  *
  * @example planRequest(mapping, parsePath('/trade-activities'), parseQuery('sort=-financial-year'), DEFAULT_DATASET_OPTIONS)
  */
-export function planRequest(mapping: Mapping, route: Route, query: QueryParameters, options: PlanOptions, profiles: readonly string[] = []): Plan {
+export function planRequest(
+  mapping: Mapping,
+  route: Route,
+  query: QueryParameters,
+  options: PlanOptions,
+  profiles: readonly string[] = [],
+): Plan {
   const type = mapping.types.get(route.type);
-  if (!type) throw notFound(`There is no resource type '${route.type}'. Types: ${[...mapping.types.keys()].join(', ')}.`);
-  const pagingOf = (list: ListRequest): Paging => paging(query, options, list, profiles.includes(CURSOR_PAGINATION_PROFILE));
+  if (!type)
+    throw notFound(`There is no resource type '${route.type}'. Types: ${[...mapping.types.keys()].join(', ')}.`);
+  const pagingOf = (list: ListRequest): Paging =>
+    paging(query, options, list, profiles.includes(CURSOR_PAGINATION_PROFILE));
   if (route.id === undefined) {
     const list = listOf(mapping, type, query);
     return { kind: 'collection', list, paging: pagingOf(list), view: viewOf(mapping, type, query, options) };
@@ -37,17 +45,25 @@ export function planRequest(mapping: Mapping, route: Route, query: QueryParamete
   }
   const relationship = type.relationships.get(route.relationship);
   if (!relationship) {
-    throw notFound(`${type.name} has no relationship '${route.relationship}'. Relationships: ${[...type.relationships.keys()].join(', ') || 'none'}.`);
+    throw notFound(
+      `${type.name} has no relationship '${route.relationship}'. Relationships: ${[...type.relationships.keys()].join(', ') || 'none'}.`,
+    );
   }
   const target = mapping.types.get(relationship.target)!;
   const parent = { type, lookup, relationship };
   const toMany = relationship.cardinality === 'many';
   if (!toMany) onlyForLists(query, 'a to-one relationship');
-  const list: ListRequest = toMany ? { ...listOf(mapping, target, query), parent } : { type: target, parent, sort: [], filters: [] };
+  const list: ListRequest = toMany
+    ? { ...listOf(mapping, target, query), parent }
+    : { type: target, parent, sort: [], filters: [] };
   if (route.linkage) {
     for (const parameter of ['include', 'fields'] as const) {
       const given = parameter === 'include' ? query.include !== undefined : query.fields.length > 0;
-      if (given) throw badParameter(parameter === 'include' ? 'include' : query.fields[0]!.name, `A relationship URL answers with resource identifiers only; ${parameter} applies to resource documents.`);
+      if (given)
+        throw badParameter(
+          parameter === 'include' ? 'include' : query.fields[0]!.name,
+          `A relationship URL answers with resource identifiers only; ${parameter} applies to resource documents.`,
+        );
     }
     return { kind: 'linkage', list, toMany, ...(toMany && { paging: pagingOf(list) }) };
   }
@@ -81,5 +97,6 @@ function viewOf(mapping: Mapping, type: ResourceType, query: QueryParameters, op
 /** `sort`, `page` and `filter` shape lists; on a URL that answers with one resource they are a 400. */
 function onlyForLists(query: QueryParameters, what: string): void {
   const name = query.sort !== undefined ? 'sort' : (query.page[0] ?? query.filter[0])?.name;
-  if (name !== undefined) throw badParameter(name, `${name.replace(/\[.*$/, '')} applies to collections; this URL answers with ${what}.`);
+  if (name !== undefined)
+    throw badParameter(name, `${name.replace(/\[.*$/, '')} applies to collections; this URL answers with ${what}.`);
 }

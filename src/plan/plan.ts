@@ -44,7 +44,13 @@ export interface Paging {
  */
 export type Plan =
   | { readonly kind: 'collection'; readonly list: ListRequest; readonly paging: Paging; readonly view: View }
-  | { readonly kind: 'resource'; readonly type: ResourceType; readonly id: string; readonly lookup: IdLookup; readonly view: View }
+  | {
+      readonly kind: 'resource';
+      readonly type: ResourceType;
+      readonly id: string;
+      readonly lookup: IdLookup;
+      readonly view: View;
+    }
   | { readonly kind: 'related-one'; readonly list: ListRequest; readonly view: View }
   | { readonly kind: 'linkage'; readonly list: ListRequest; readonly toMany: boolean; readonly paging?: Paging };
 

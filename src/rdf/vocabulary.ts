@@ -14,9 +14,19 @@ export const RDF_LANG_STRING = `${RDF}langString`;
 
 /** The local names of `xsd:integer` and the XSD types derived from it. */
 export const INTEGER_TYPE_NAMES: readonly string[] = Object.freeze([
-  'integer', 'long', 'int', 'short', 'byte',
-  'nonNegativeInteger', 'positiveInteger', 'negativeInteger', 'nonPositiveInteger',
-  'unsignedLong', 'unsignedInt', 'unsignedShort', 'unsignedByte',
+  'integer',
+  'long',
+  'int',
+  'short',
+  'byte',
+  'nonNegativeInteger',
+  'positiveInteger',
+  'negativeInteger',
+  'nonPositiveInteger',
+  'unsignedLong',
+  'unsignedInt',
+  'unsignedShort',
+  'unsignedByte',
 ]);
 
 /** `xsd:integer` and its derived types, as full IRIs. */

@@ -5,9 +5,8 @@ import { z } from 'zod';
 import { badParameter } from '../errors/json-api-error.js';
 import { idSortValue } from '../mapping/ids.js';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
-import type { ResourceType } from '../mapping/model.js';
-import { LANGUAGE_TAG, RDF_LANG_STRING as LANG_STRING, XSD, XSD_STRING } from '../rdf/vocabulary.js';
-import type { SortKey } from '../mapping/model.js';
+import type { ResourceType, SortKey } from '../mapping/model.js';
+import { RDF_LANG_STRING as LANG_STRING, LANGUAGE_TAG, XSD, XSD_STRING } from '../rdf/vocabulary.js';
 
 /** A sort key's value at a cursor: the RDF term the store gave, or `null` when the resource has none. */
 export type KeyValue = Literal | NamedNode | null;
@@ -46,7 +45,12 @@ const termJson = z.union([
   z.strictObject({ r: z.string() }),
   z.null(),
 ]);
-const cursorJson = z.strictObject({ k: z.array(termJson).max(64), i: z.string(), e: z.literal(1).optional(), h: z.string() });
+const cursorJson = z.strictObject({
+  k: z.array(termJson).max(64),
+  i: z.string(),
+  e: z.literal(1).optional(),
+  h: z.string(),
+});
 type CursorJson = z.infer<typeof cursorJson>;
 type TermJson = z.infer<typeof termJson>;
 
@@ -71,19 +75,34 @@ export function encodeCursor(list: CursorList, cursor: Pick<Cursor, 'values' | '
  * @example decodeCursor(url.searchParams.get('page[after]'), 'page[after]', { type: tradeActivities, sort })
  */
 export function decodeCursor(text: string, parameter: string, list: CursorList): Cursor {
-  const parsed = text.length <= MAX_LENGTH && /^[A-Za-z0-9_-]+$/.test(text) ? cursorJson.safeParse(parseJson(Buffer.from(text, 'base64url').toString('utf8'))) : undefined;
+  const parsed =
+    text.length <= MAX_LENGTH && /^[A-Za-z0-9_-]+$/.test(text)
+      ? cursorJson.safeParse(parseJson(Buffer.from(text, 'base64url').toString('utf8')))
+      : undefined;
   if (!parsed?.success) {
-    throw badParameter(parameter, `${parameter} is not a cursor this server made; take cursors from the next and prev links (or meta.page.cursor) of a response.`);
+    throw badParameter(
+      parameter,
+      `${parameter} is not a cursor this server made; take cursors from the next and prev links (or meta.page.cursor) of a response.`,
+    );
   }
   const { h, ...body } = parsed.data;
   if (h !== digest(list, body)) {
     const sort = list.sort.map((key) => `${key.descending ? '-' : ''}${key.field}`).join(',') || '(none)';
-    throw badParameter(parameter, `${parameter} does not belong to this list: a cursor works only unaltered, with the type and sort it was made for (here ${list.type.name}, sort ${sort}).`);
+    throw badParameter(
+      parameter,
+      `${parameter} does not belong to this list: a cursor works only unaltered, with the type and sort it was made for (here ${list.type.name}, sort ${sort}).`,
+    );
   }
   const attributeKeys = list.sort.filter((key) => key.path.end !== 'id');
   const idValue = idSortValue(list.type.id, body.i);
   const values = body.k.map(termFromJson);
-  const fits = idValue !== undefined && values.length === attributeKeys.length && values.every((value, i) => value !== undefined && (!isLanguageKey(attributeKeys[i]!) || value === null || isPlainString(value)));
+  const fits =
+    idValue !== undefined &&
+    values.length === attributeKeys.length &&
+    values.every(
+      (value, i) =>
+        value !== undefined && (!isLanguageKey(attributeKeys[i]!) || value === null || isPlainString(value)),
+    );
   if (!fits) {
     // Only reachable by forging a digest: the server never writes such a cursor.
     throw badParameter(parameter, `${parameter} holds values that do not fit this list's sort keys.`);
@@ -128,4 +147,5 @@ function termFromJson(json: TermJson): KeyValue | undefined {
 
 const wellFormed = (text: string): boolean => !LONE_SURROGATE.test(text);
 const isLanguageKey = (key: SortKey): boolean => key.path.end !== 'id' && key.path.end.language !== undefined;
-const isPlainString = (term: Literal | NamedNode): boolean => term.termType === 'Literal' && term.language === '' && term.datatype.value === XSD_STRING;
+const isPlainString = (term: Literal | NamedNode): boolean =>
+  term.termType === 'Literal' && term.language === '' && term.datatype.value === XSD_STRING;

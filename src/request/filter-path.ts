@@ -28,16 +28,28 @@ export function resolveFilterPath(mapping: Mapping, type: ResourceType, path: st
   const names = path.split('.');
   const last = names.at(-1)!;
   const before = relationshipChain(mapping, type, names.slice(0, -1));
-  if (before && before.hops.length <= MAX_HOPS && last !== '' && !before.end.attributes.has(last) && !(last === 'id' && names.length === 1)) {
+  if (
+    before &&
+    before.hops.length <= MAX_HOPS &&
+    last !== '' &&
+    !before.end.attributes.has(last) &&
+    !(last === 'id' && names.length === 1)
+  ) {
     return `'${before.end.name}' has no attribute or relationship '${last}'`;
   }
   const resolved = resolvePath(mapping, type, path);
   if (typeof resolved === 'string') return resolved;
-  return resolved.end === 'id' ? { kind: 'ids', hops: [], type } : { kind: 'attribute', hops: resolved.hops, attribute: resolved.end };
+  return resolved.end === 'id'
+    ? { kind: 'ids', hops: [], type }
+    : { kind: 'attribute', hops: resolved.hops, attribute: resolved.end };
 }
 
 /** The relationships `names` follow from `type`, when every name is one; `undefined` otherwise. */
-function relationshipChain(mapping: Mapping, type: ResourceType, names: string[]): { hops: Relationship[]; end: ResourceType } | undefined {
+function relationshipChain(
+  mapping: Mapping,
+  type: ResourceType,
+  names: string[],
+): { hops: Relationship[]; end: ResourceType } | undefined {
   const hops: Relationship[] = [];
   let current = type;
   for (const name of names) {

@@ -6,7 +6,9 @@ import { INTEGER_TYPE_NAMES, XSD } from '../rdf/vocabulary.js';
  * How an attribute's filter values compare: as text (`STR()` of every value, so that plain,
  * `xsd:string` and language-tagged values all match), or as typed values of `datatype`.
  */
-export type Comparison = { readonly kind: 'text' } | { readonly kind: 'typed'; readonly datatype: string; readonly ordered: boolean; readonly expected: string };
+export type Comparison =
+  | { readonly kind: 'text' }
+  | { readonly kind: 'typed'; readonly datatype: string; readonly ordered: boolean; readonly expected: string };
 
 /** A lexical form checked against the datatype it will be compared as. */
 export interface TypedValue {
@@ -32,7 +34,13 @@ interface DatatypeRule {
   readonly canonical?: (lexical: string) => string;
 }
 
-const rule = (as: string, lexical: RegExp, expected: string, ordered = true, canonical?: (lexical: string) => string): DatatypeRule => ({ as: XSD + as, lexical, expected, ordered, ...(canonical && { canonical }) });
+const rule = (
+  as: string,
+  lexical: RegExp,
+  expected: string,
+  ordered = true,
+  canonical?: (lexical: string) => string,
+): DatatypeRule => ({ as: XSD + as, lexical, expected, ordered, ...(canonical && { canonical }) });
 const INTEGER = rule('integer', /^[+-]?\d+$/, 'an integer such as 42 or -7');
 
 /** The XSD datatypes whose values filters parse and compare as typed literals. */
@@ -41,9 +49,20 @@ const RULES = new Map<string, DatatypeRule>([
   [`${XSD}decimal`, rule('decimal', /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/, 'a decimal number such as 12.5 or -3')],
   [`${XSD}double`, rule('double', NUMBER, 'a number such as 12.5 or 1.2E3')],
   [`${XSD}float`, rule('float', NUMBER, 'a number such as 12.5 or 1.2E3')],
-  [`${XSD}boolean`, rule('boolean', /^(?:true|false|1|0)$/, 'true or false', false, (v) => (v === '1' || v === 'true' ? 'true' : 'false'))],
-  [`${XSD}date`, rule('date', new RegExp(`^${YEAR}-${MONTH}-${DAY}${TZ}$`), 'a date such as 2016-01-01 or 2016-01-01Z')],
-  [`${XSD}dateTime`, rule('dateTime', new RegExp(`^${YEAR}-${MONTH}-${DAY}T${TIME}${TZ}$`), 'a date-time such as 2016-01-01T12:00:00Z')],
+  [
+    `${XSD}boolean`,
+    rule('boolean', /^(?:true|false|1|0)$/, 'true or false', false, (v) =>
+      v === '1' || v === 'true' ? 'true' : 'false',
+    ),
+  ],
+  [
+    `${XSD}date`,
+    rule('date', new RegExp(`^${YEAR}-${MONTH}-${DAY}${TZ}$`), 'a date such as 2016-01-01 or 2016-01-01Z'),
+  ],
+  [
+    `${XSD}dateTime`,
+    rule('dateTime', new RegExp(`^${YEAR}-${MONTH}-${DAY}T${TIME}${TZ}$`), 'a date-time such as 2016-01-01T12:00:00Z'),
+  ],
   [`${XSD}time`, rule('time', new RegExp(`^${TIME}${TZ}$`), 'a time such as 12:30:00 or 12:30:00Z')],
   [`${XSD}gYear`, rule('gYear', new RegExp(`^${YEAR}${TZ}$`), 'a year such as 2016')],
   [`${XSD}gYearMonth`, rule('gYearMonth', new RegExp(`^${YEAR}-${MONTH}${TZ}$`), 'a year and month such as 2016-03')],
@@ -56,8 +75,11 @@ const RULES = new Map<string, DatatypeRule>([
  * @example comparisonOf({ name: 'budget', predicate: '…', datatype: 'http://www.w3.org/2001/XMLSchema#int', many: false }) // { kind: 'typed', datatype: xsd:integer, ordered: true, … }
  */
 export function comparisonOf(attribute: Attribute): Comparison {
-  const found = attribute.language === undefined && attribute.datatype !== undefined ? RULES.get(attribute.datatype) : undefined;
-  return found ? { kind: 'typed', datatype: found.as, ordered: found.ordered, expected: found.expected } : { kind: 'text' };
+  const found =
+    attribute.language === undefined && attribute.datatype !== undefined ? RULES.get(attribute.datatype) : undefined;
+  return found
+    ? { kind: 'typed', datatype: found.as, ordered: found.ordered, expected: found.expected }
+    : { kind: 'text' };
 }
 
 /**

@@ -29,25 +29,46 @@ export function negotiate(accept: string | undefined, contentType: string | unde
   if (contentType !== undefined && contentType.trim() !== '') {
     const parsed = safeParse(contentType);
     if (parsed?.type === JSON_API && !onlyAllowed(parsed.parameters)) {
-      throw new JsonApiError(415, 'Unsupported Media Type', `Content-Type ${JSON_API} may carry only the profile parameter (this server supports no extensions); got '${contentType}'.`, { source: { header: 'Content-Type' } });
+      throw new JsonApiError(
+        415,
+        'Unsupported Media Type',
+        `Content-Type ${JSON_API} may carry only the profile parameter (this server supports no extensions); got '${contentType}'.`,
+        { source: { header: 'Content-Type' } },
+      );
     }
   }
   if (accept === undefined || accept.trim() === '') return { profiles: [] };
-  const parsed = splitAccept(accept).map(safeParse).filter((entry) => entry !== undefined);
+  const parsed = splitAccept(accept)
+    .map(safeParse)
+    .filter((entry) => entry !== undefined);
   const refused = (entry: { parameters: Record<string, string> }) => /^0(\.0*)?$/.test(entry.parameters.q ?? '');
   // `application/vnd.api+json;q=0` refuses the only type this server produces, whatever else Accept says.
   if (parsed.some((entry) => entry.type === JSON_API && refused(entry))) {
-    throw new JsonApiError(406, 'Not Acceptable', `This server produces only ${JSON_API}; Accept was '${accept}', which refuses it with q=0.`, { source: { header: 'Accept' } });
+    throw new JsonApiError(
+      406,
+      'Not Acceptable',
+      `This server produces only ${JSON_API}; Accept was '${accept}', which refuses it with q=0.`,
+      { source: { header: 'Accept' } },
+    );
   }
   const entries = parsed.filter((entry) => !refused(entry));
   const jsonApi = entries.filter((entry) => entry.type === JSON_API);
   const usable = jsonApi.filter((entry) => onlyAllowed(entry.parameters));
   if (jsonApi.length > 0 && usable.length === 0) {
-    throw new JsonApiError(406, 'Not Acceptable', `Every ${JSON_API} entry in Accept carries media type parameters this server does not support (only profile is supported; no extensions).`, { source: { header: 'Accept' } });
+    throw new JsonApiError(
+      406,
+      'Not Acceptable',
+      `Every ${JSON_API} entry in Accept carries media type parameters this server does not support (only profile is supported; no extensions).`,
+      { source: { header: 'Accept' } },
+    );
   }
-  const producible = entries.some((entry) => [JSON_API, 'application/json', 'application/*', '*/*'].includes(entry.type));
+  const producible = entries.some((entry) =>
+    [JSON_API, 'application/json', 'application/*', '*/*'].includes(entry.type),
+  );
   if (!producible) {
-    throw new JsonApiError(406, 'Not Acceptable', `This server produces only ${JSON_API}; Accept was '${accept}'.`, { source: { header: 'Accept' } });
+    throw new JsonApiError(406, 'Not Acceptable', `This server produces only ${JSON_API}; Accept was '${accept}'.`, {
+      source: { header: 'Accept' },
+    });
   }
   // The parameter is a space-separated list of URIs (JSON:API 1.1, media type parameter rules).
   const profiles = usable.flatMap((entry) => (entry.parameters.profile ?? '').split(' ').filter((uri) => uri !== ''));
@@ -55,7 +76,9 @@ export function negotiate(accept: string | undefined, contentType: string | unde
 }
 
 function onlyAllowed(parameters: Record<string, string>): boolean {
-  return Object.entries(parameters).every(([name, value]) => name === 'q' || (ALLOWED_PARAMETERS.has(name) && (name !== 'ext' || value.trim() === '')));
+  return Object.entries(parameters).every(
+    ([name, value]) => name === 'q' || (ALLOWED_PARAMETERS.has(name) && (name !== 'ext' || value.trim() === '')),
+  );
 }
 
 /** Accept is a comma-separated list; commas inside quoted parameter values don't split it. */

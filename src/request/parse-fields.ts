@@ -16,12 +16,21 @@ export function parseFields(parameters: readonly FamilyParameter[], mapping: Map
   const fieldsets = new Map<string, ReadonlySet<string>>();
   for (const { name, members, value } of parameters) {
     const type = mapping.types.get(members[0]!);
-    if (!type) throw badParameter(name, `There is no resource type '${members[0]}'. Types: ${[...mapping.types.keys()].join(', ')}.`);
+    if (!type)
+      throw badParameter(
+        name,
+        `There is no resource type '${members[0]}'. Types: ${[...mapping.types.keys()].join(', ')}.`,
+      );
     const known = [...type.attributes.keys(), ...type.relationships.keys()];
     const fields = value === '' ? [] : value.split(',');
     for (const field of fields) {
-      if (field === '') throw badParameter(name, `'${value}' has an empty field name; give comma-separated fields of ${type.name}, or an empty value for none. Fields: ${known.join(', ') || 'none'}.`);
-      if (!known.includes(field)) throw badParameter(name, `${type.name} has no field '${field}'. Fields: ${known.join(', ') || 'none'}.`);
+      if (field === '')
+        throw badParameter(
+          name,
+          `'${value}' has an empty field name; give comma-separated fields of ${type.name}, or an empty value for none. Fields: ${known.join(', ') || 'none'}.`,
+        );
+      if (!known.includes(field))
+        throw badParameter(name, `${type.name} has no field '${field}'. Fields: ${known.join(', ') || 'none'}.`);
     }
     fieldsets.set(type.name, new Set(fields));
   }

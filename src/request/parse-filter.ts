@@ -1,8 +1,8 @@
 import { badParameter } from '../errors/json-api-error.js';
-import { idToLookup, type IdLookup } from '../mapping/ids.js';
+import { type IdLookup, idToLookup } from '../mapping/ids.js';
 import type { Attribute, Mapping, ResourceType } from '../mapping/model.js';
-import { filterableFields, resolveFilterPath, type FilterPath } from './filter-path.js';
-import { comparisonOf, splitValues, typedValue, type TypedValue } from './filter-values.js';
+import { type FilterPath, filterableFields, resolveFilterPath } from './filter-path.js';
+import { comparisonOf, splitValues, type TypedValue, typedValue } from './filter-values.js';
 import type { FamilyParameter } from './parse-query.js';
 
 /** The operators of `filter[path][operator]`, in the order error details list them. */
@@ -23,11 +23,34 @@ type IdsPath = Extract<FilterPath, { kind: 'ids' }>;
  * - `typed`: the path's values read as `values`' datatype and compared, with the operator
  */
 export type Filter =
-  | { readonly kind: 'search'; readonly parameter: string; readonly text: string; readonly attributes: readonly Attribute[] }
-  | { readonly kind: 'ids'; readonly parameter: string; readonly path: IdsPath; readonly operator: 'eq' | 'ne'; readonly lookups: readonly IdLookup[] }
+  | {
+      readonly kind: 'search';
+      readonly parameter: string;
+      readonly text: string;
+      readonly attributes: readonly Attribute[];
+    }
+  | {
+      readonly kind: 'ids';
+      readonly parameter: string;
+      readonly path: IdsPath;
+      readonly operator: 'eq' | 'ne';
+      readonly lookups: readonly IdLookup[];
+    }
   | { readonly kind: 'exists'; readonly parameter: string; readonly path: FilterPath; readonly exists: boolean }
-  | { readonly kind: 'text'; readonly parameter: string; readonly path: AttributePath; readonly operator: Exclude<FilterOperator, 'exists'>; readonly values: readonly string[] }
-  | { readonly kind: 'typed'; readonly parameter: string; readonly path: AttributePath; readonly operator: Exclude<FilterOperator, 'exists' | 'contains' | 'starts-with'>; readonly values: readonly TypedValue[] };
+  | {
+      readonly kind: 'text';
+      readonly parameter: string;
+      readonly path: AttributePath;
+      readonly operator: Exclude<FilterOperator, 'exists'>;
+      readonly values: readonly string[];
+    }
+  | {
+      readonly kind: 'typed';
+      readonly parameter: string;
+      readonly path: AttributePath;
+      readonly operator: Exclude<FilterOperator, 'exists' | 'contains' | 'starts-with'>;
+      readonly values: readonly TypedValue[];
+    };
 
 const ORDER_OPERATORS: readonly FilterOperator[] = ['lt', 'lte', 'gt', 'gte'];
 const LIST_HINT = String.raw`(several values are comma-separated; write \, for a comma inside a value)`;
@@ -46,24 +69,39 @@ export function parseFilter(parameters: readonly FamilyParameter[], mapping: Map
 
 function parseOne({ name, members, value }: FamilyParameter, mapping: Mapping, type: ResourceType): Filter {
   // No literal holds it in practice, and Virtuoso answers an error for a query that has one.
-  if (value.includes('\u0000')) throw badParameter(name, `The value of '${name}' holds the character U+0000, which no filter value may hold.`);
+  if (value.includes('\u0000'))
+    throw badParameter(name, `The value of '${name}' holds the character U+0000, which no filter value may hold.`);
   if (members.length === 0) return search(name, value, type);
   const [field, operatorName = 'eq'] = members;
   if (members.length > 2 || field === '') {
-    throw badParameter(name, `'${name}' is not a filter; expected filter=text, filter[field]=value or filter[field][operator]=value.`);
+    throw badParameter(
+      name,
+      `'${name}' is not a filter; expected filter=text, filter[field]=value or filter[field][operator]=value.`,
+    );
   }
   const operator = FILTER_OPERATORS.find((o) => o === operatorName);
-  if (!operator) throw badParameter(name, `Unknown filter operator '${operatorName}' in '${name}'; operators: ${FILTER_OPERATORS.join(', ')}.`);
+  if (!operator)
+    throw badParameter(
+      name,
+      `Unknown filter operator '${operatorName}' in '${name}'; operators: ${FILTER_OPERATORS.join(', ')}.`,
+    );
   const path = resolveFilterPath(mapping, type, field!);
   if (typeof path === 'string') {
-    throw badParameter(name, `Cannot filter ${type.name} by '${field}': ${path}. Filterable: ${filterableFields(type).join(', ')}.`);
+    throw badParameter(
+      name,
+      `Cannot filter ${type.name} by '${field}': ${path}. Filterable: ${filterableFields(type).join(', ')}.`,
+    );
   }
   const allowed = operatorsFor(path);
   if (!allowed.includes(operator)) {
-    throw badParameter(name, `The operator '${operator}' does not apply to '${field}' (${describe(path)}); it takes: ${allowed.join(', ')}.`);
+    throw badParameter(
+      name,
+      `The operator '${operator}' does not apply to '${field}' (${describe(path)}); it takes: ${allowed.join(', ')}.`,
+    );
   }
   if (operator === 'exists') {
-    if (value !== 'true' && value !== 'false') throw badParameter(name, `'${name}' takes true or false; got '${value}'.`);
+    if (value !== 'true' && value !== 'false')
+      throw badParameter(name, `'${name}' takes true or false; got '${value}'.`);
     return { kind: 'exists', parameter: name, path, exists: value === 'true' };
   }
   const values = splitValues(value);
@@ -75,22 +113,40 @@ function parseOne({ name, members, value }: FamilyParameter, mapping: Mapping, t
     return { kind: 'ids', parameter: name, path, operator: operator as 'eq' | 'ne', lookups };
   }
   const comparison = comparisonOf(path.attribute);
-  if (comparison.kind === 'text') return { kind: 'text', parameter: name, path, operator: operator as Exclude<FilterOperator, 'exists'>, values };
+  if (comparison.kind === 'text')
+    return { kind: 'text', parameter: name, path, operator: operator as Exclude<FilterOperator, 'exists'>, values };
   const typed = values.map((text) => {
     const parsed = typedValue(comparison.datatype, text);
-    if (!parsed) throw badParameter(name, `'${text}' is not a value of '${field}' (${describe(path)}); expected ${comparison.expected}${values.length > 1 ? ` ${LIST_HINT}` : ''}.`);
+    if (!parsed)
+      throw badParameter(
+        name,
+        `'${text}' is not a value of '${field}' (${describe(path)}); expected ${comparison.expected}${values.length > 1 ? ` ${LIST_HINT}` : ''}.`,
+      );
     return parsed;
   });
-  return { kind: 'typed', parameter: name, path, operator: operator as Exclude<FilterOperator, 'exists' | 'contains' | 'starts-with'>, values: typed };
+  return {
+    kind: 'typed',
+    parameter: name,
+    path,
+    operator: operator as Exclude<FilterOperator, 'exists' | 'contains' | 'starts-with'>,
+    values: typed,
+  };
 }
 
 /** `filter=text`: a case-insensitive search through the type's text attributes. */
 function search(name: string, text: string, type: ResourceType): Filter {
   const attributes = [...type.attributes.values()].filter((a) => comparisonOf(a).kind === 'text');
   if (attributes.length === 0) {
-    throw badParameter(name, `${type.name} has no text attributes to search; filter by a field instead (filter[field]=value). Filterable: ${filterableFields(type).join(', ')}.`);
+    throw badParameter(
+      name,
+      `${type.name} has no text attributes to search; filter by a field instead (filter[field]=value). Filterable: ${filterableFields(type).join(', ')}.`,
+    );
   }
-  if (text === '') throw badParameter(name, `The search text is empty; expected filter=<text>, searched for in ${attributes.map((a) => a.name).join(', ')}.`);
+  if (text === '')
+    throw badParameter(
+      name,
+      `The search text is empty; expected filter=<text>, searched for in ${attributes.map((a) => a.name).join(', ')}.`,
+    );
   return { kind: 'search', parameter: name, text, attributes };
 }
 
@@ -103,7 +159,8 @@ function operatorsFor(path: FilterPath): readonly FilterOperator[] {
 }
 
 function describe(path: FilterPath): string {
-  if (path.kind === 'ids') return path.hops.length === 0 ? `the ${path.type.name} id` : `a relationship to ${path.type.name}`;
+  if (path.kind === 'ids')
+    return path.hops.length === 0 ? `the ${path.type.name} id` : `a relationship to ${path.type.name}`;
   const comparison = comparisonOf(path.attribute);
   return comparison.kind === 'text' ? 'text' : comparison.datatype.replace('http://www.w3.org/2001/XMLSchema#', 'xsd:');
 }

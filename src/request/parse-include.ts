@@ -26,14 +26,25 @@ export function parseInclude(value: string, mapping: Mapping, type: ResourceType
   if (value === '') return roots;
   for (const path of value.split(',')) {
     const names = path.split('.');
-    if (names.length > maxDepth) throw badParameter('include', `'${path}' follows ${names.length} relationships; include paths may follow at most ${maxDepth}.`);
+    if (names.length > maxDepth)
+      throw badParameter(
+        'include',
+        `'${path}' follows ${names.length} relationships; include paths may follow at most ${maxDepth}.`,
+      );
     let level = roots;
     let current = type;
     for (const name of names) {
-      if (name === '') throw badParameter('include', `The include list '${value}' has an empty relationship name; expected comma-separated paths of relationship names joined by dots. Relationships of ${current.name}: ${[...current.relationships.keys()].join(', ') || 'none'}.`);
+      if (name === '')
+        throw badParameter(
+          'include',
+          `The include list '${value}' has an empty relationship name; expected comma-separated paths of relationship names joined by dots. Relationships of ${current.name}: ${[...current.relationships.keys()].join(', ') || 'none'}.`,
+        );
       const relationship = current.relationships.get(name);
       if (!relationship) {
-        throw badParameter('include', `Cannot include '${path}': ${current.name} has no relationship '${name}'. Relationships: ${[...current.relationships.keys()].join(', ') || 'none'}.`);
+        throw badParameter(
+          'include',
+          `Cannot include '${path}': ${current.name} has no relationship '${name}'. Relationships: ${[...current.relationships.keys()].join(', ') || 'none'}.`,
+        );
       }
       const target = mapping.types.get(relationship.target)!;
       let node = level.find((n) => n.relationship === relationship);

@@ -9,7 +9,6 @@ export interface PageLimits {
 
 export const DEFAULT_PAGE_LIMITS: PageLimits = Object.freeze({ defaultSize: 20, maxSize: 100 });
 
-
 /**
  * Which page of an ordered list to answer with:
  * - `offset`: `page[number]` (0-based, as mu-cl-resources) of `size` resources;
@@ -19,7 +18,13 @@ export const DEFAULT_PAGE_LIMITS: PageLimits = Object.freeze({ defaultSize: 20, 
  */
 export type PageRequest =
   | { readonly kind: 'offset'; readonly number: number; readonly size: number }
-  | { readonly kind: 'cursor'; readonly size: number; readonly after?: string; readonly before?: string; readonly skip?: number };
+  | {
+      readonly kind: 'cursor';
+      readonly size: number;
+      readonly after?: string;
+      readonly before?: string;
+      readonly skip?: number;
+    };
 
 /**
  * Reads the `page` family. Without cursors it is offset pagination, page 0 of the default size,
@@ -29,23 +34,41 @@ export type PageRequest =
  *
  * @example parsePage([{ name: 'page[number]', members: ['number'], value: '2' }], DEFAULT_PAGE_LIMITS) // { kind: 'offset', number: 2, size: 20 }
  */
-export function parsePage(parameters: readonly FamilyParameter[], limits: PageLimits, cursorProfile = false): PageRequest {
+export function parsePage(
+  parameters: readonly FamilyParameter[],
+  limits: PageLimits,
+  cursorProfile = false,
+): PageRequest {
   const raw = new Map(parameters.map((p) => [p.members[0]!, p.value]));
   const sizeValue = raw.get('size');
   const range = raw.has('after') && raw.has('before');
-  const size = sizeValue === undefined ? (range ? limits.maxSize : limits.defaultSize) : positiveInteger('page[size]', sizeValue, 1);
+  const size =
+    sizeValue === undefined
+      ? range
+        ? limits.maxSize
+        : limits.defaultSize
+      : positiveInteger('page[size]', sizeValue, 1);
   if (size > limits.maxSize) {
-    throw new JsonApiError(400, 'Page size requested is too large', `page[size] is ${size}, but ${limits.maxSize} is the maximum.`, {
-      source: { parameter: 'page[size]' },
-      // The cursor pagination profile's max-size error. Its `links.type` is left out: the JSON:API
-      // response schema allows only `about` in an error's links.
-      meta: { page: { maxSize: limits.maxSize } },
-    });
+    throw new JsonApiError(
+      400,
+      'Page size requested is too large',
+      `page[size] is ${size}, but ${limits.maxSize} is the maximum.`,
+      {
+        source: { parameter: 'page[size]' },
+        // The cursor pagination profile's max-size error. Its `links.type` is left out: the JSON:API
+        // response schema allows only `about` in an error's links.
+        meta: { page: { maxSize: limits.maxSize } },
+      },
+    );
   }
   const after = raw.get('after');
   const before = raw.get('before');
   if (after !== undefined || before !== undefined) {
-    if (raw.has('number')) throw badParameter('page[number]', 'page[number] (offset pagination) cannot be combined with page[after] or page[before] (cursor pagination).');
+    if (raw.has('number'))
+      throw badParameter(
+        'page[number]',
+        'page[number] (offset pagination) cannot be combined with page[after] or page[before] (cursor pagination).',
+      );
     return { kind: 'cursor', size, ...(after !== undefined && { after }), ...(before !== undefined && { before }) };
   }
   const numberValue = raw.get('number');
@@ -58,7 +81,10 @@ export function parsePage(parameters: readonly FamilyParameter[], limits: PageLi
 function positiveInteger(parameter: string, value: string, min: number): number {
   const number = /^[0-9]{1,9}$/.test(value) ? Number(value) : Number.NaN;
   if (!(number >= min)) {
-    throw badParameter(parameter, `${parameter} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer${min === 0 ? ' (pages count from 0)' : ''}; got '${value}'.`);
+    throw badParameter(
+      parameter,
+      `${parameter} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer${min === 0 ? ' (pages count from 0)' : ''}; got '${value}'.`,
+    );
   }
   return number;
 }

@@ -41,26 +41,45 @@ const PAGE_MEMBERS = new Set(['number', 'size', 'after', 'before']);
  * @example parseQuery('sort=-financial-year&page[size]=5').page // [{ name: 'page[size]', members: ['size'], value: '5' }]
  */
 export function parseQuery(rawQuery: string): QueryParameters {
-  const result: { sort?: string; include?: string; fields: FamilyParameter[]; page: FamilyParameter[]; filter: FamilyParameter[] } = { fields: [], page: [], filter: [] };
+  const result: {
+    sort?: string;
+    include?: string;
+    fields: FamilyParameter[];
+    page: FamilyParameter[];
+    filter: FamilyParameter[];
+  } = { fields: [], page: [], filter: [] };
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(rawQuery)) {
     if (seen.has(name)) throw badParameter(name, `'${name}' is given more than once; give it once.`);
     seen.add(name);
     const family = FAMILY.exec(name);
     if (!family) {
-      throw badParameter(name, `'${name}' is not a valid query parameter name (JSON:API 1.1: a member name, optionally followed by [member] parts).`);
+      throw badParameter(
+        name,
+        `'${name}' is not a valid query parameter name (JSON:API 1.1: a member name, optionally followed by [member] parts).`,
+      );
     }
     const base = family[1]!;
     const members = family[2] === '' ? [] : family[2]!.slice(1, -1).split('][');
     const parameter = { name, members, value };
     if (base === 'sort' && members.length === 0) result.sort = value;
     else if (base === 'include' && members.length === 0) result.include = value;
-    else if (base === 'fields' && members.length === 1 && !members[0]!.includes('.') && members[0] !== '') result.fields.push(parameter);
-    else if (base === 'fields') throw badParameter(name, `Sparse fieldsets are given as fields[type]=field,field (one type name in brackets); got '${name}'.`);
+    else if (base === 'fields' && members.length === 1 && !members[0]!.includes('.') && members[0] !== '')
+      result.fields.push(parameter);
+    else if (base === 'fields')
+      throw badParameter(
+        name,
+        `Sparse fieldsets are given as fields[type]=field,field (one type name in brackets); got '${name}'.`,
+      );
     else if (base === 'page' && members.length === 1 && PAGE_MEMBERS.has(members[0]!)) result.page.push(parameter);
-    else if (base === 'page') throw badParameter(name, `Unknown page parameter '${name}'; supported: page[number], page[size], page[after], page[before].`);
+    else if (base === 'page')
+      throw badParameter(
+        name,
+        `Unknown page parameter '${name}'; supported: page[number], page[size], page[after], page[before].`,
+      );
     else if (base === 'filter') result.filter.push(parameter);
-    else if (/^[a-z]+$/.test(base) && members.length === 0) throw badParameter(name, `'${name}' is reserved by JSON:API and not supported here; supported: ${SUPPORTED}.`);
+    else if (/^[a-z]+$/.test(base) && members.length === 0)
+      throw badParameter(name, `'${name}' is reserved by JSON:API and not supported here; supported: ${SUPPORTED}.`);
     else throw badParameter(name, `Unknown query parameter '${name}'; supported: ${SUPPORTED}.`);
   }
   return result;

@@ -37,14 +37,24 @@ export interface PageParts {
  * A collection, single-resource or related-resource document: `data` plus `links.self`, a page's
  * links and meta, and `included` when the request asked for related resources (even when none).
  */
-export function dataDocument(data: ResourceObject | ResourceObject[] | null, self: string, page?: PageParts, included?: ResourceObject[]): Document {
+export function dataDocument(
+  data: ResourceObject | ResourceObject[] | null,
+  self: string,
+  page?: PageParts,
+  included?: ResourceObject[],
+): Document {
   const document = withPage({ jsonapi: JSONAPI, links: { self }, data }, page);
   if (included) document.included = included;
   return document;
 }
 
 /** A relationship document: resource linkage plus `links.self` and `links.related`, and a page's links and meta. */
-export function linkageDocument(data: Linkage | Linkage[] | null, self: string, related: string, page?: PageParts): Document {
+export function linkageDocument(
+  data: Linkage | Linkage[] | null,
+  self: string,
+  related: string,
+  page?: PageParts,
+): Document {
   return withPage({ jsonapi: JSONAPI, links: { self, related }, data }, page);
 }
 

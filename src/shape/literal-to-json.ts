@@ -1,6 +1,12 @@
 import type { Term } from '@rdfjs/types';
 
-import { INTEGER_TYPES, XSD, XSD_BOOLEAN as BOOLEAN, XSD_DECIMAL as DECIMAL, XSD_STRING as STRING } from '../rdf/vocabulary.js';
+import {
+  XSD_BOOLEAN as BOOLEAN,
+  XSD_DECIMAL as DECIMAL,
+  INTEGER_TYPES,
+  XSD_STRING as STRING,
+  XSD,
+} from '../rdf/vocabulary.js';
 
 const DECIMAL_TYPES = new Set(['decimal', 'double', 'float'].map((t) => XSD + t));
 const INTEGER_LEXICAL = /^[+-]?\d+$/;
@@ -46,7 +52,8 @@ export function literalToJson(term: Term, datatype?: string): JsonValue {
  * point (UTF-8 byte order; JavaScript's `<` compares UTF-16 code units, which differs past U+FFFF).
  */
 export function compareTerms(a: Term, b: Term): number {
-  const numeric = (t: Term) => t.termType === 'Literal' && (INTEGER_TYPES.has(t.datatype.value) || DECIMAL_TYPES.has(t.datatype.value));
+  const numeric = (t: Term) =>
+    t.termType === 'Literal' && (INTEGER_TYPES.has(t.datatype.value) || DECIMAL_TYPES.has(t.datatype.value));
   const [x, y] = [Number(a.value), Number(b.value)];
   if (numeric(a) && numeric(b) && Number.isFinite(x) && Number.isFinite(y)) return x - y;
   return Buffer.compare(Buffer.from(a.value, 'utf8'), Buffer.from(b.value, 'utf8'));

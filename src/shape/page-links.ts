@@ -23,9 +23,17 @@ export interface PageBase {
  * @example offsetLinks({ path: '/concepts', query: 'sort=label' }, { kind: 'offset', number: 1, size: 20 }, { total: 45, hasNext: true })
  * // { first: '/concepts?sort=label&page%5Bnumber%5D=0', prev: '…=0', next: '…=2', last: '…=2' }
  */
-export function offsetLinks(base: PageBase, page: Extract<PageRequest, { kind: 'offset' }>, result: { total?: number; hasNext: boolean }): PageLinks {
+export function offsetLinks(
+  base: PageBase,
+  page: Extract<PageRequest, { kind: 'offset' }>,
+  result: { total?: number; hasNext: boolean },
+): PageLinks {
   const at = (number: number) => requestLink(base, [['number', String(number)]]);
-  const links: PageLinks = { first: at(0), prev: page.number > 0 ? at(page.number - 1) : null, next: result.hasNext ? at(page.number + 1) : null };
+  const links: PageLinks = {
+    first: at(0),
+    prev: page.number > 0 ? at(page.number - 1) : null,
+    next: result.hasNext ? at(page.number + 1) : null,
+  };
   if (result.total !== undefined) links.last = at(Math.max(0, Math.ceil(result.total / page.size) - 1));
   return links;
 }
@@ -60,11 +68,22 @@ export interface CursorPageEdges {
 export function cursorLinks(base: PageBase, edges: CursorPageEdges): PageLinks {
   const link = (member: 'after' | 'before', cursor: string) => requestLink(base, [[member, cursor]]);
   const fromEnd = edges.before !== undefined && edges.after === undefined;
-  const prev = edges.after !== undefined
-    ? link('before', edges.first ?? edges.after)
-    : fromEnd && edges.more ? link('before', edges.first!)
-      : edges.jumpedFrom !== undefined ? (edges.first !== undefined ? link('before', edges.first) : edges.jumpedFrom) : null;
-  const next = edges.before !== undefined ? link('after', edges.last ?? edges.before) : edges.more ? link('after', edges.last!) : null;
+  const prev =
+    edges.after !== undefined
+      ? link('before', edges.first ?? edges.after)
+      : fromEnd && edges.more
+        ? link('before', edges.first!)
+        : edges.jumpedFrom !== undefined
+          ? edges.first !== undefined
+            ? link('before', edges.first)
+            : edges.jumpedFrom
+          : null;
+  const next =
+    edges.before !== undefined
+      ? link('after', edges.last ?? edges.before)
+      : edges.more
+        ? link('after', edges.last!)
+        : null;
   return { first: requestLink(base, []), prev, next };
 }
 
@@ -80,7 +99,11 @@ export function requestLink(base: PageBase, page?: readonly (readonly [member: s
   if (page) {
     const replaced = new Set(page.map(([member]) => `page[${member}]`));
     const size = params.find(([name]) => name === 'page[size]' && !replaced.has(name));
-    params = [...params.filter(([name]) => !name.startsWith('page[')), ...page.map(([member, value]) => [`page[${member}]`, value] as [string, string]), ...(size ? [size] : [])];
+    params = [
+      ...params.filter(([name]) => !name.startsWith('page[')),
+      ...page.map(([member, value]) => [`page[${member}]`, value] as [string, string]),
+      ...(size ? [size] : []),
+    ];
   }
   const query = params.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&');
   return query === '' ? base.path : `${base.path}?${query}`;

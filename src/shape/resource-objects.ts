@@ -1,6 +1,6 @@
 import type { Term } from '@rdfjs/types';
 import type { Attribute, ResourceType } from '../mapping/model.js';
-import { compareTerms, literalToJson, type JsonValue } from './literal-to-json.js';
+import { compareTerms, type JsonValue, literalToJson } from './literal-to-json.js';
 
 /** A resource identifier object: what relationship data and linkage documents hold. */
 export type Linkage = { type: string; id: string; meta?: Record<string, unknown> };
@@ -46,12 +46,19 @@ export interface Member {
  *
  * @example resourceObject(concepts, { iri, id: '0101' }, values, '', { fields: new Set(['label']) })
  */
-export function resourceObject(type: ResourceType, member: Member, values: Map<string, Term[]> | undefined, linkBase: string, view: ResourceView = {}): ResourceObject {
+export function resourceObject(
+  type: ResourceType,
+  member: Member,
+  values: Map<string, Term[]> | undefined,
+  linkBase: string,
+  view: ResourceView = {},
+): ResourceObject {
   const self = `${linkBase}/${type.name}/${encodeURIComponent(member.id)}`;
   const shown = (name: string) => view.fields === undefined || view.fields.has(name);
   const attributes: NonNullable<ResourceObject['attributes']> = {};
   for (const attribute of type.attributes.values()) {
-    if (shown(attribute.name)) attributes[attribute.name] = attributeValue(attribute, values?.get(attribute.name) ?? []);
+    if (shown(attribute.name))
+      attributes[attribute.name] = attributeValue(attribute, values?.get(attribute.name) ?? []);
   }
   const relationships: NonNullable<ResourceObject['relationships']> = {};
   for (const name of type.relationships.keys()) {
@@ -60,7 +67,12 @@ export function resourceObject(type: ResourceType, member: Member, values: Map<s
     const data = view.linkage?.get(name);
     if (data !== undefined) relationships[name].data = data;
   }
-  const resource: ResourceObject = { type: type.name, id: member.id, ...(Object.keys(attributes).length > 0 && { attributes }), links: { self } };
+  const resource: ResourceObject = {
+    type: type.name,
+    id: member.id,
+    ...(Object.keys(attributes).length > 0 && { attributes }),
+    links: { self },
+  };
   if (Object.keys(relationships).length > 0) resource.relationships = relationships;
   return resource;
 }

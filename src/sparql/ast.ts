@@ -1,6 +1,19 @@
 import rdf from '@rdfjs/data-model';
+import type {
+  BgpPattern,
+  Expression,
+  FilterPattern,
+  IriTerm,
+  LiteralTerm,
+  OperationExpression,
+  OptionalPattern,
+  Pattern,
+  Triple,
+  ValuePatternRow,
+  ValuesPattern,
+  VariableTerm,
+} from 'sparqljs';
 import { RDF_TYPE as RDF_TYPE_IRI, XSD } from '../rdf/vocabulary.js';
-import type { BgpPattern, Expression, FilterPattern, IriTerm, LiteralTerm, OperationExpression, OptionalPattern, Pattern, Triple, ValuePatternRow, ValuesPattern, VariableTerm } from 'sparqljs';
 
 /**
  * Tiny constructors for sparqljs AST nodes, so that the query builders read like the SPARQL they
@@ -12,7 +25,9 @@ export const RDF_TYPE = rdf.namedNode(RDF_TYPE_IRI);
 export const variable = (name: string): VariableTerm => rdf.variable(name);
 export const iri = (value: string): IriTerm => rdf.namedNode(value);
 export const literal = (value: string, datatypeOrLanguage?: string): LiteralTerm =>
-  datatypeOrLanguage?.includes(':') ? rdf.literal(value, rdf.namedNode(datatypeOrLanguage)) : rdf.literal(value, datatypeOrLanguage);
+  datatypeOrLanguage?.includes(':')
+    ? rdf.literal(value, rdf.namedNode(datatypeOrLanguage))
+    : rdf.literal(value, datatypeOrLanguage);
 export const integer = (value: number): LiteralTerm => literal(String(value), `${XSD}integer`);
 
 /**
@@ -27,18 +42,28 @@ export function xsdString(value: string): LiteralTerm {
   return term;
 }
 
-export const triple = (subject: Triple['subject'], predicate: IriTerm | VariableTerm, object: Triple['object']): Triple => ({ subject, predicate, object });
+export const triple = (
+  subject: Triple['subject'],
+  predicate: IriTerm | VariableTerm,
+  object: Triple['object'],
+): Triple => ({ subject, predicate, object });
 export const bgp = (...triples: Triple[]): BgpPattern => ({ type: 'bgp', triples });
 export const optional = (...patterns: Pattern[]): OptionalPattern => ({ type: 'optional', patterns });
 export const filter = (expression: Expression): FilterPattern => ({ type: 'filter', expression });
 export const bind = (expression: Expression, to: VariableTerm): Pattern => ({ type: 'bind', expression, variable: to });
-export const op = (operator: string, ...args: Expression[]): OperationExpression => ({ type: 'operation', operator, args });
+export const op = (operator: string, ...args: Expression[]): OperationExpression => ({
+  type: 'operation',
+  operator,
+  args,
+});
 export const str = (expression: Expression): OperationExpression => op('str', expression);
 
 /** `VALUES (?a ?b) { (x y) … }` from rows keyed by variable name (without `?`). */
 export function values(rows: Record<string, IriTerm | LiteralTerm>[]): ValuesPattern {
   return {
     type: 'values',
-    values: rows.map((row) => Object.fromEntries(Object.entries(row).map(([name, term]) => [`?${name}`, term])) as ValuePatternRow),
+    values: rows.map(
+      (row) => Object.fromEntries(Object.entries(row).map(([name, term]) => [`?${name}`, term])) as ValuePatternRow,
+    ),
   };
 }

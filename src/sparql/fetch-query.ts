@@ -21,11 +21,19 @@ const O = variable('o');
  *
  * @example buildFetchQuery(concepts, { iris: ['http://linkedeconomy.org/resource/concept/0101'] })
  */
-export function buildFetchQuery(type: ResourceType, subjects: FetchSubjects, attributes: readonly Attribute[] = [...type.attributes.values()]): SelectQuery {
+export function buildFetchQuery(
+  type: ResourceType,
+  subjects: FetchSubjects,
+  attributes: readonly Attribute[] = [...type.attributes.values()],
+): SelectQuery {
   const attributeValues = attributePatterns(attributes, S, O);
-  const where: Pattern[] = 'iris' in subjects
-    ? [values(subjects.iris.map((value) => ({ s: iri(value) }))), ...attributeValues]
-    : [...lookupPatterns(type, subjects.lookup, S), ...(attributeValues.length > 0 ? [optional(...attributeValues)] : [])];
+  const where: Pattern[] =
+    'iris' in subjects
+      ? [values(subjects.iris.map((value) => ({ s: iri(value) }))), ...attributeValues]
+      : [
+          ...lookupPatterns(type, subjects.lookup, S),
+          ...(attributeValues.length > 0 ? [optional(...attributeValues)] : []),
+        ];
   return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [S, F, O], where };
 }
 
@@ -35,7 +43,11 @@ export function buildFetchQuery(type: ResourceType, subjects: FetchSubjects, att
  *
  * @example attributePatterns([label], variable('t'), variable('o'))
  */
-export function attributePatterns(attributes: readonly Attribute[], subject: VariableTerm, object: VariableTerm): Pattern[] {
+export function attributePatterns(
+  attributes: readonly Attribute[],
+  subject: VariableTerm,
+  object: VariableTerm,
+): Pattern[] {
   const fields = attributes.map((a) => ({ p: iri(a.predicate), f: literal(a.name) }));
   return fields.length > 0 ? [values(fields), bgp(triple(subject, P, object))] : [];
 }

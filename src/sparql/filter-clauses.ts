@@ -22,7 +22,12 @@ const COMPARE: Record<'eq' | 'lt' | 'lte' | 'gt' | 'gte', string> = { eq: '=', l
  *
  * @example filterPatterns(mapping, tradeActivities, parseFilter(parseQuery('filter[concerns.notation]=0101').filter, mapping, tradeActivities), variable('s'))
  */
-export function filterPatterns(mapping: Mapping, _type: ResourceType, filters: readonly Filter[], subject: VariableTerm): Pattern[] {
+export function filterPatterns(
+  mapping: Mapping,
+  _type: ResourceType,
+  filters: readonly Filter[],
+  subject: VariableTerm,
+): Pattern[] {
   return filters.flatMap((f, i) => {
     const condition = filterCondition(mapping, f, subject, `f${i}`);
     if (condition === true) return [];
@@ -33,14 +38,24 @@ export function filterPatterns(mapping: Mapping, _type: ResourceType, filters: r
 }
 
 /** What one filter asks: an expression on the member itself, or that some path match does (not) exist; `true`/`false` when it holds for every/no member. */
-type Condition = boolean | { readonly expression: Expression } | { readonly keep: boolean; readonly patterns: Pattern[] };
+type Condition =
+  | boolean
+  | { readonly expression: Expression }
+  | { readonly keep: boolean; readonly patterns: Pattern[] };
 
 function filterCondition(mapping: Mapping, f: Filter, subject: VariableTerm, name: string): Condition {
   switch (f.kind) {
     case 'search': {
       const [predicate, value] = [variable(`${name}_p`), variable(name)];
       const rows = [...new Set(f.attributes.map((a) => a.predicate))].map((p) => ({ [predicate.value]: iri(p) }));
-      return { keep: true, patterns: [values(rows), bgp(triple(subject, predicate, value)), filter(op('contains', op('lcase', str(value)), op('lcase', literal(f.text))))] };
+      return {
+        keep: true,
+        patterns: [
+          values(rows),
+          bgp(triple(subject, predicate, value)),
+          filter(op('contains', op('lcase', str(value)), op('lcase', literal(f.text)))),
+        ],
+      };
     }
     case 'exists': {
       const { patterns } = walk(mapping, f.path, subject, name);
@@ -61,11 +76,16 @@ function filterCondition(mapping: Mapping, f: Filter, subject: VariableTerm, nam
       // first two apart). Typed values are read as the filter's datatype, so that plain literals
       // of an attribute whose mapping gives a datatype compare too.
       const read: Expression = f.kind === 'text' ? str(end) : op('strdt', str(end), iri(f.values[0]!.datatype));
-      const terms = f.kind === 'text' ? f.values.map((v) => literal(v)) : f.values.map((v) => literal(v.lexical, v.datatype));
+      const terms =
+        f.kind === 'text' ? f.values.map((v) => literal(v)) : f.values.map((v) => literal(v.lexical, v.datatype));
       const operator = f.operator === 'ne' ? 'eq' : f.operator;
       const test: Expression =
         operator === 'contains' || operator === 'starts-with'
-          ? anyOf(terms.map((term) => op(operator === 'contains' ? 'contains' : 'strstarts', op('lcase', read), op('lcase', term))))
+          ? anyOf(
+              terms.map((term) =>
+                op(operator === 'contains' ? 'contains' : 'strstarts', op('lcase', read), op('lcase', term)),
+              ),
+            )
           : operator === 'eq'
             ? op('in', read, terms)
             : op(COMPARE[operator], read, terms[0]!);
@@ -78,7 +98,12 @@ function filterCondition(mapping: Mapping, f: Filter, subject: VariableTerm, nam
  * Patterns that bind the path's end to `name` (an attribute value) or to the related resource:
  * each hop's target must be a member of its type, as everywhere else.
  */
-function walk(mapping: Mapping, path: FilterPath, subject: VariableTerm, name: string): { patterns: Pattern[]; end: VariableTerm } {
+function walk(
+  mapping: Mapping,
+  path: FilterPath,
+  subject: VariableTerm,
+  name: string,
+): { patterns: Pattern[]; end: VariableTerm } {
   const patterns: Pattern[] = [];
   let from = subject;
   path.hops.forEach((hop, j) => {
@@ -95,8 +120,17 @@ function walk(mapping: Mapping, path: FilterPath, subject: VariableTerm, name: s
 
 /** `resource` has one of the ids: its IRI, or (predicate strategy) its id literal's text. */
 function idTest(type: ResourceType, lookups: readonly IdLookup[], resource: VariableTerm): Expression {
-  if (type.id.kind === 'predicate') return op('in', str(idVariable(resource)), lookups.map((l) => literal(l.kind === 'literal' ? l.value : l.iri)));
-  return op('in', resource, lookups.map((l) => iri(l.kind === 'iri' ? l.iri : l.value)));
+  if (type.id.kind === 'predicate')
+    return op(
+      'in',
+      str(idVariable(resource)),
+      lookups.map((l) => literal(l.kind === 'literal' ? l.value : l.iri)),
+    );
+  return op(
+    'in',
+    resource,
+    lookups.map((l) => iri(l.kind === 'iri' ? l.iri : l.value)),
+  );
 }
 
 function anyOf(tests: Expression[]): Expression {
@@ -105,6 +139,13 @@ function anyOf(tests: Expression[]): Expression {
 
 /** `{ SELECT DISTINCT ?s WHERE { … } }`: the resources with a match, each once, to join with. */
 function having(subject: VariableTerm, patterns: Pattern[]): Pattern {
-  const query: SelectQuery = { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: [subject], where: patterns };
+  const query: SelectQuery = {
+    type: 'query',
+    queryType: 'SELECT',
+    prefixes: {},
+    distinct: true,
+    variables: [subject],
+    where: patterns,
+  };
   return { type: 'group', patterns: [query] };
 }

@@ -16,7 +16,13 @@ export interface IncludeBranch {
 }
 
 /** Variables of each row: branch index, source, target (and its id literal), attribute name and value. */
-export const INCLUDE_VARIABLES = { branch: variable('n'), source: variable('src'), target: variable('t'), field: variable('f'), value: variable('o') } as const;
+export const INCLUDE_VARIABLES = {
+  branch: variable('n'),
+  source: variable('src'),
+  target: variable('t'),
+  field: variable('f'),
+  value: variable('o'),
+} as const;
 const { branch: N, source: SRC, target: T, field: F, value: O } = INCLUDE_VARIABLES;
 
 /**
@@ -31,7 +37,8 @@ const { branch: N, source: SRC, target: T, field: F, value: O } = INCLUDE_VARIAB
  */
 export function buildIncludeQuery(branches: readonly IncludeBranch[]): SelectQuery {
   const groups: GroupPattern[] = branches.map((b, n) => ({ type: 'group', patterns: branchPatterns(b, n) }));
-  const where: Pattern[] = groups.length === 1 ? groups[0]!.patterns : [{ type: 'union', patterns: groups } satisfies UnionPattern];
+  const where: Pattern[] =
+    groups.length === 1 ? groups[0]!.patterns : [{ type: 'union', patterns: groups } satisfies UnionPattern];
   return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [N, SRC, T, idVariable(T), F, O], where };
 }
 

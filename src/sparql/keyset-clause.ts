@@ -1,7 +1,7 @@
 import type { Literal, NamedNode } from '@rdfjs/types';
 import type { Expression, Ordering, VariableExpression } from 'sparqljs';
-import type { Cursor, KeyValue } from '../request/cursor.js';
 import { XSD_BOOLEAN, XSD_STRING } from '../rdf/vocabulary.js';
+import type { Cursor, KeyValue } from '../request/cursor.js';
 import { integer, iri, literal, op, str } from './ast.js';
 import type { KeyExpression } from './sort-clauses.js';
 
@@ -12,7 +12,10 @@ import type { KeyExpression } from './sort-clauses.js';
  * @example keysetOrder(sortClauses(mapping, type, sort, SUBJECT).keys, idSortExpression(type, SUBJECT), false)
  */
 export function keysetOrder(keys: readonly KeyExpression[], idExpression: Expression, reversed: boolean): Ordering[] {
-  const order: Ordering[] = keys.flatMap((key) => [...(key.missing ? [{ expression: key.missing.variable }] : []), { expression: key.value, descending: key.descending }]);
+  const order: Ordering[] = keys.flatMap((key) => [
+    ...(key.missing ? [{ expression: key.missing.variable }] : []),
+    { expression: key.value, descending: key.descending },
+  ]);
   order.push({ expression: idExpression });
   return order.map((o) => ({ ...o, descending: reversed !== (o.descending ?? false) }));
 }
@@ -30,15 +33,25 @@ export type Side = 'after' | 'before';
  * @example keysetExpression(sortClauses(mapping, type, sort, SUBJECT).keys, idSortExpression(type, SUBJECT), cursor, 'after')
  * // (!BOUND(?key0) || ?key0 < "2016-01-01Z"^^xsd:date) || (!(BOUND(?key0) && ?key0 > "2016-01-01Z"^^xsd:date) && STR(?s_id) > "7c1e0a42")
  */
-export function keysetExpression(keys: readonly KeyExpression[], idExpression: Expression, cursor: Cursor, side: Side): Expression {
+export function keysetExpression(
+  keys: readonly KeyExpression[],
+  idExpression: Expression,
+  cursor: Cursor,
+  side: Side,
+): Expression {
   const values = [...cursor.values];
   const steps = keys.map((key) => {
-    const { later, earlier } = key.missing ? compareKey(key.missing, key, values.shift() ?? null) : compareId(key, cursor.idValue);
+    const { later, earlier } = key.missing
+      ? compareKey(key.missing, key, values.shift() ?? null)
+      : compareId(key, cursor.idValue);
     return side === 'after' ? { beyond: later, behind: earlier } : { beyond: earlier, behind: later };
   });
   const idOperator = side === 'after' ? (cursor.inclusive ? '>=' : '>') : cursor.inclusive ? '<=' : '<';
   // Built from the id inwards: beyond(j) = beyond_j || (!behind_j && beyond(j+1)).
-  return steps.reduceRight<Expression>((rest, { beyond, behind }) => or(beyond, and(not(behind), rest)), op(idOperator, idExpression, literal(cursor.idValue)));
+  return steps.reduceRight<Expression>(
+    (rest, { beyond, behind }) => or(beyond, and(not(behind), rest)),
+    op(idOperator, idExpression, literal(cursor.idValue)),
+  );
 }
 
 type Comparison = { later: Expression | false; earlier: Expression | false };
@@ -48,7 +61,10 @@ function compareKey(missing: VariableExpression, key: KeyExpression, value: KeyV
   const [present, absent] = [op('=', missing.variable, integer(0)), op('=', missing.variable, integer(1))];
   if (value === null) return { later: false, earlier: present };
   const [greater, less] = key.descending ? (['<', '>'] as const) : (['>', '<'] as const);
-  return { later: or(absent, compare(greater, key.value, value)), earlier: and(present, compare(less, key.value, value)) };
+  return {
+    later: or(absent, compare(greater, key.value, value)),
+    earlier: and(present, compare(less, key.value, value)),
+  };
 }
 
 /** An `id` sort key: its expression is already a string, and never missing. */
@@ -63,7 +79,8 @@ function compareId(key: KeyExpression, idValue: string): Comparison {
  * STR() of it rightly. Booleans go by truth value: Oxigraph's `<` on booleans is an error.
  */
 function compare(operator: '<' | '>', expression: Expression, value: Literal | NamedNode): Expression | false {
-  if (value.termType === 'NamedNode' || value.language !== '' || value.datatype.value === XSD_STRING) return op(operator, str(expression), text(value.value));
+  if (value.termType === 'NamedNode' || value.language !== '' || value.datatype.value === XSD_STRING)
+    return op(operator, str(expression), text(value.value));
   if (value.datatype.value === XSD_BOOLEAN) {
     const truth = value.value === 'true' || value.value === '1';
     // false < true: only a true value is greater than false, only a false one less than true.

@@ -26,13 +26,24 @@ export function buildListQuery(mapping: Mapping, request: ListRequest, window?: 
   const projected = projection(type);
   const id = idSortExpression(type, SUBJECT);
   // The keyset FILTER sits where the sort keys are known: after the GROUP BY when there is one.
-  const keysetFilters = (['after', 'before'] as const).flatMap((side) => (keyset?.[side] ? [filter(keysetExpression(sort.keys, id, keyset[side], side))] : []));
+  const keysetFilters = (['after', 'before'] as const).flatMap((side) =>
+    keyset?.[side] ? [filter(keysetExpression(sort.keys, id, keyset[side], side))] : [],
+  );
   // Without a cursor FILTER, the plain ORDER BY is right on every store (see KeyExpression).
   const filtered = keysetFilters.length > 0;
   const order = filtered ? keysetOrder(sort.keys, id, keyset!.fromEnd) : [...sort.order, { expression: id }];
   const slice = window ? { limit: window.limit, ...(window.offset > 0 && { offset: window.offset }) } : {};
   if (sort.aggregates.length === 0) {
-    return { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: projected, where: [...where, ...keysetFilters], order, ...slice };
+    return {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      distinct: true,
+      variables: projected,
+      where: [...where, ...keysetFilters],
+      order,
+      ...slice,
+    };
   }
   const flags = filtered ? sort.keys.flatMap((key) => (key.missing ? [key.missing] : [])) : [];
   const grouped: SelectQuery = {
@@ -44,7 +55,15 @@ export function buildListQuery(mapping: Mapping, request: ListRequest, window?: 
     group: projected.map((expression) => ({ expression })),
   };
   const outer = keyset ? [...projected, ...sort.aggregates.map((a) => a.variable)] : projected;
-  return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: outer, where: [{ type: 'group', patterns: [grouped] }, ...keysetFilters], order, ...slice };
+  return {
+    type: 'query',
+    queryType: 'SELECT',
+    prefixes: {},
+    variables: outer,
+    where: [{ type: 'group', patterns: [grouped] }, ...keysetFilters],
+    order,
+    ...slice,
+  };
 }
 
 /**
@@ -54,7 +73,10 @@ export function buildListQuery(mapping: Mapping, request: ListRequest, window?: 
  * @example buildCountQuery(mapping, { type: tradeActivities, sort: [], filters: [] })
  */
 export function buildCountQuery(mapping: Mapping, request: ListRequest): SelectQuery {
-  const count = (of: VariableTerm, name: string) => ({ expression: { type: 'aggregate' as const, aggregation: 'count', distinct: true, expression: of }, variable: variable(name) });
+  const count = (of: VariableTerm, name: string) => ({
+    expression: { type: 'aggregate' as const, aggregation: 'count', distinct: true, expression: of },
+    variable: variable(name),
+  });
   return {
     type: 'query',
     queryType: 'SELECT',
@@ -72,7 +94,12 @@ function listPatterns(mapping: Mapping, request: ListRequest, extra: Pattern[]):
   const patterns = [...memberPatterns(type, SUBJECT), ...filterPatterns(mapping, type, request.filters, SUBJECT)];
   const own: Pattern[] = patterns.some((p) => p.type === 'filter') ? [{ type: 'group', patterns }] : patterns;
   const members: Pattern[] = [...own, ...extra];
-  return parent ? [...lookupPatterns(parent.type, parent.lookup, PARENT), optional(bgp(link(parent.relationship, PARENT, SUBJECT)), ...members)] : members;
+  return parent
+    ? [
+        ...lookupPatterns(parent.type, parent.lookup, PARENT),
+        optional(bgp(link(parent.relationship, PARENT, SUBJECT)), ...members),
+      ]
+    : members;
 }
 
 function projection(type: ResourceType): VariableTerm[] {

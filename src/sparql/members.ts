@@ -14,9 +14,16 @@ export function memberPatterns(type: ResourceType, subject: VariableTerm): Patte
   const classAndId = bgp(triple(subject, RDF_TYPE, iri(type.classIri)), ...idTriples(type.id, subject));
   const id = type.id;
   if (id.kind === 'predicate') return [classAndId];
-  const test = id.kind === 'template'
-    ? op('regex', str(subject), literal(`^${escapeRegex(id.prefix)}[0-9a-f]+${escapeRegex(id.suffix)}$`))
-    : id.base === '' ? op('isiri', subject) : op('&&', op('strstarts', str(subject), literal(id.base)), op('>', op('strlen', str(subject)), integer(id.base.length)));
+  const test =
+    id.kind === 'template'
+      ? op('regex', str(subject), literal(`^${escapeRegex(id.prefix)}[0-9a-f]+${escapeRegex(id.suffix)}$`))
+      : id.base === ''
+        ? op('isiri', subject)
+        : op(
+            '&&',
+            op('strstarts', str(subject), literal(id.base)),
+            op('>', op('strlen', str(subject)), integer(id.base.length)),
+          );
   // Flat, not a group of its own: inside an EXISTS or an OPTIONAL, a sub-group is evaluated on its
   // own (every member of the type) before the join, which made a filter through a relationship
   // cost the whole type per resource on Oxigraph. The list query groups its own member patterns

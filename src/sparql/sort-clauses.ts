@@ -1,6 +1,5 @@
 import type { Expression, Ordering, Pattern, VariableExpression, VariableTerm } from 'sparqljs';
-import type { Mapping, ResourceType } from '../mapping/model.js';
-import type { SortKey } from '../mapping/model.js';
+import type { Mapping, ResourceType, SortKey } from '../mapping/model.js';
 import { bgp, bind, integer, iri, literal, op, optional, str, triple, variable } from './ast.js';
 import { idVariable, memberPatterns } from './members.js';
 
@@ -42,7 +41,12 @@ export function idSortExpression(type: ResourceType, subject: VariableTerm): Exp
   if (id.kind === 'predicate') return str(idVariable(subject));
   if (id.kind === 'template' && id.suffix !== '') {
     const text = str(subject);
-    return op('substr', text, integer(id.prefix.length + 1), op('-', op('strlen', text), integer(id.prefix.length + id.suffix.length)));
+    return op(
+      'substr',
+      text,
+      integer(id.prefix.length + 1),
+      op('-', op('strlen', text), integer(id.prefix.length + id.suffix.length)),
+    );
   }
   return str(subject);
 }
@@ -53,7 +57,12 @@ export function idSortExpression(type: ResourceType, subject: VariableTerm): Exp
  * its maximum descending, a single-valued one by the value the resource shows (its minimum, in the
  * preferred language); ties go to the id, ascending.
  */
-export function sortClauses(mapping: Mapping, type: ResourceType, keys: readonly SortKey[], subject: VariableTerm): SortClauses {
+export function sortClauses(
+  mapping: Mapping,
+  type: ResourceType,
+  keys: readonly SortKey[],
+  subject: VariableTerm,
+): SortClauses {
   const clauses: SortClauses = { optionals: [], binds: [], aggregates: [], order: [], keys: [] };
   keys.forEach((key, i) => {
     const end = key.path.end;
@@ -83,17 +92,34 @@ export function sortClauses(mapping: Mapping, type: ResourceType, keys: readonly
       // when the OPTIONAL does not match, which made a missing key the smallest one.
       const tiered = variable(`t${i}`);
       const [best, worst] = useMax ? ['2', '0'] : ['0', '2'];
-      const tier = op('if', op('langmatches', op('lang', value), literal(end.language)), literal(best), op('if', op('=', op('lang', value), literal('')), literal('1'), literal(worst)));
-      clauses.binds.push(bind(op('if', op('bound', value), op('concat', tier, str(value)), variable(`none${i}`)), tiered));
+      const tier = op(
+        'if',
+        op('langmatches', op('lang', value), literal(end.language)),
+        literal(best),
+        op('if', op('=', op('lang', value), literal('')), literal('1'), literal(worst)),
+      );
+      clauses.binds.push(
+        bind(op('if', op('bound', value), op('concat', tier, str(value)), variable(`none${i}`)), tiered),
+      );
       aggregated = tiered;
     }
     const key_ = keyVariable(i);
-    clauses.aggregates.push({ expression: { type: 'aggregate', aggregation: useMax ? 'max' : 'min', expression: aggregated, distinct: false }, variable: key_ });
+    clauses.aggregates.push({
+      expression: { type: 'aggregate', aggregation: useMax ? 'max' : 'min', expression: aggregated, distinct: false },
+      variable: key_,
+    });
     const compared = end.language !== undefined ? op('substr', key_, integer(2)) : key_;
     clauses.order.push({ expression: op('if', op('bound', key_), integer(0), integer(1)) });
     clauses.order.push({ expression: compared, descending: key.descending });
     const missing = op('if', op('bound', aggregated), integer(0), integer(1));
-    clauses.keys.push({ value: compared, descending: key.descending, missing: { expression: { type: 'aggregate', aggregation: 'min', expression: missing, distinct: false }, variable: variable(`missing${i}`) } });
+    clauses.keys.push({
+      value: compared,
+      descending: key.descending,
+      missing: {
+        expression: { type: 'aggregate', aggregation: 'min', expression: missing, distinct: false },
+        variable: variable(`missing${i}`),
+      },
+    });
   });
   return clauses;
 }

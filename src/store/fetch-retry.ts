@@ -14,7 +14,10 @@ const STALE_SOCKET_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 
  *
  * @example const response = await retryStaleSocket(() => fetch(url, { signal }), { signal, onRetry: (e) => log.debug(e) })
  */
-export async function retryStaleSocket<T>(attempt: () => Promise<T>, options: { signal?: AbortSignal; onRetry?: (error: unknown) => void } = {}): Promise<T> {
+export async function retryStaleSocket<T>(
+  attempt: () => Promise<T>,
+  options: { signal?: AbortSignal; onRetry?: (error: unknown) => void } = {},
+): Promise<T> {
   try {
     return await attempt();
   } catch (error) {
@@ -26,7 +29,11 @@ export async function retryStaleSocket<T>(attempt: () => Promise<T>, options: { 
 
 /** Whether an error or any error in its `cause` chain (or an AggregateError's members) has one of `codes`. */
 function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
-  for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e !== null && typeof e === 'object' && depth < 8;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && codes.has(code)) return true;
     if (e instanceof AggregateError && e.errors.some((inner) => hasCode(inner, codes))) return true;
@@ -40,7 +47,11 @@ function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
  */
 export function describeFetchError(error: unknown): string {
   const parts: string[] = [];
-  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e !== undefined && e !== null && depth < 8;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     const message = e instanceof Error ? e.message : String(e);
     parts.push(typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message);

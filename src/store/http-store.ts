@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import SimpleClient from 'sparql-http-client/SimpleClient.js';
 import { describeFetchError as describe, retryStaleSocket } from './fetch-retry.js';
 import { parseSelectResults } from './parse-select-results.js';
-import { StoreError, type Row, type SelectOptions, type Store } from './store.js';
+import { type Row, type SelectOptions, type Store, StoreError } from './store.js';
 
 export interface HttpStoreOptions {
   /** SPARQL 1.1 query endpoint, e.g. `http://localhost:8890/sparql`. */
@@ -55,12 +55,14 @@ export function createHttpStore(options: HttpStoreOptions): Store {
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
     const fail = (error: unknown): never => {
       callerSignal?.throwIfAborted();
-      if (timeout.aborted) throw new StoreError('timeout', `no answer from ${where} within ${timeoutMs} ms`, { cause: error });
+      if (timeout.aborted)
+        throw new StoreError('timeout', `no answer from ${where} within ${timeoutMs} ms`, { cause: error });
       // fetch rejects only when no HTTP answer came (refused, reset, DNS, TLS, forbidden port).
       throw new StoreError('unavailable', `cannot reach ${where}: ${describe(error)}`, { cause: error });
     };
 
-    const onRetry = (error: unknown) => logger?.debug({ err: error }, `retrying SPARQL request to ${where} after a closed connection`);
+    const onRetry = (error: unknown) =>
+      logger?.debug({ err: error }, `retrying SPARQL request to ${where} after a closed connection`);
     const response = await retryStaleSocket(() => send(query, signal), { signal, onRetry }).catch(fail);
 
     // Virtuoso answers 200 with the first ResultSetMaxRows rows and this header: never serve that as complete.
@@ -77,7 +79,11 @@ export function createHttpStore(options: HttpStoreOptions): Store {
     try {
       return parseSelectResults(body);
     } catch (error) {
-      throw new StoreError('query', `unreadable SPARQL results from ${where}: ${describe(error)}: ${body.slice(0, 300).trim()}`, { cause: error });
+      throw new StoreError(
+        'query',
+        `unreadable SPARQL results from ${where}: ${describe(error)}: ${body.slice(0, 300).trim()}`,
+        { cause: error },
+      );
     }
   };
 

@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
+import { Piscina } from 'piscina';
 import { parseSelectResults } from './parse-select-results.js';
-import { StoreError, type Row, type SelectOptions, type Store } from './store.js';
+import { type Row, type SelectOptions, type Store, StoreError } from './store.js';
 
 export interface OxigraphStoreOptions {
   /** RDF files to load: `.ttl`, `.nt`, `.nq` or `.trig` (format from the extension). */
@@ -101,7 +101,9 @@ async function waitForAllWorkers(pool: Piscina<Task, unknown>, count: number): P
   const seen = new Map<number, WorkerInfo>();
   for (let round = 0; seen.size < count; round++) {
     if (round === 50) throw new Error(`only ${seen.size} of ${count} oxigraph workers answered`);
-    const answers = await Promise.all(Array.from({ length: count }, () => pool.run({ op: 'info' }) as Promise<WorkerInfo>));
+    const answers = await Promise.all(
+      Array.from({ length: count }, () => pool.run({ op: 'info' }) as Promise<WorkerInfo>),
+    );
     const before = seen.size;
     for (const info of answers) seen.set(info.threadId, info);
     // No new worker answered: give a still-starting thread a moment before asking again.

@@ -124,7 +124,10 @@ describeEachStore('bad input (issue table: 400, 404, 405, 406, 415)', (h) => {
     ['application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"', 415],
     ['application/vnd.api+json', 200],
   ])('Content-Type: %s → %i', async (contentType, status) => {
-    const response = await h().api.get('/concepts/0101', { Accept: 'application/vnd.api+json', 'Content-Type': contentType });
+    const response = await h().api.get('/concepts/0101', {
+      Accept: 'application/vnd.api+json',
+      'Content-Type': contentType,
+    });
     expect(response.status).toBe(status);
   });
 

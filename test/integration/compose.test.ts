@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { promisify, parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { loadOptions, serveOptions } from '../../src/cli/options.js';
+import { findExecutable, type LocalVirtuoso, startLocalVirtuoso } from '../../scripts/virtuoso-local.js';
 import { runLoad } from '../../src/cli/load-command.js';
-import { findExecutable, startLocalVirtuoso, type LocalVirtuoso } from '../../scripts/virtuoso-local.js';
+import { loadOptions, serveOptions } from '../../src/cli/options.js';
 import { captureIo } from '../support/cli-io.js';
 
 // docker-compose.yml and the Dockerfile cannot be run here (no Docker engine): this keeps them
@@ -20,10 +20,16 @@ interface Service {
   restart?: string;
   healthcheck?: { test: string[] };
 }
-const compose = parse(readFileSync('docker-compose.yml', 'utf8')) as { services: Record<string, Service>; volumes?: Record<string, unknown> };
+const compose = parse(readFileSync('docker-compose.yml', 'utf8')) as {
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+};
 const services = compose.services;
 const dockerfile = readFileSync('Dockerfile', 'utf8');
-const dockerignore = readFileSync('.dockerignore', 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const dockerignore = readFileSync('.dockerignore', 'utf8')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'));
 
 /** Checks one `node dist/cli/bin.js SUBCOMMAND ...` command line against the CLI's real option definitions. */
 function checkCli(argv: string[]) {
@@ -54,10 +60,13 @@ describe('docker-compose.yml', () => {
     expect(services.fuseki!.profiles).toEqual(['fuseki']);
   });
 
-  test.each(Object.entries(services).filter(([, s]) => s.command))('%s: its command is a real CLI command with existing files', (_name, service) => {
-    checkCli(service.command!);
-    expect(service.build, 'built from the repository Dockerfile').toBe('.');
-  });
+  test.each(Object.entries(services).filter(([, s]) => s.command))(
+    '%s: its command is a real CLI command with existing files',
+    (_name, service) => {
+      checkCli(service.command!);
+      expect(service.build, 'built from the repository Dockerfile').toBe('.');
+    },
+  );
 
   test.each([
     ['loader', 'api', 'triplestore'],
@@ -68,7 +77,8 @@ describe('docker-compose.yml', () => {
     expect(loader.command).toBe('load');
     expect(api.command).toBe('serve');
     expect(loader.values.graph).toBe(api.values.graph);
-    for (const url of [loader.values.endpoint, loader.values['graph-store'], api.values.endpoint]) expect(host(url)).toBe(storeName);
+    for (const url of [loader.values.endpoint, loader.values['graph-store'], api.values.endpoint])
+      expect(host(url)).toBe(storeName);
     expect(api.values.host).toBe('0.0.0.0');
   });
 
@@ -82,7 +92,10 @@ describe('docker-compose.yml', () => {
 });
 
 describe('Dockerfile', () => {
-  const instructions = dockerfile.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const instructions = dockerfile
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
 
   test('node:20-slim, npm ci then prune, a non-root user', () => {
     expect(instructions.filter((l) => l.startsWith('FROM ')).every((l) => /^FROM node:20-slim\b/.test(l))).toBe(true);
@@ -115,7 +128,8 @@ describe('Dockerfile', () => {
 const binary = findExecutable('virtuoso-t');
 const isql = findExecutable('isql-vt');
 const skip = !binary || !isql;
-if (skip && process.env.CI !== 'true') console.warn('\n!!! SKIPPED compose commands against Virtuoso: no virtuoso-t/isql-vt on PATH\n');
+if (skip && process.env.CI !== 'true')
+  console.warn('\n!!! SKIPPED compose commands against Virtuoso: no virtuoso-t/isql-vt on PATH\n');
 
 describe.skipIf(skip && process.env.CI !== 'true')('compose commands against a local Virtuoso', () => {
   let virtuoso: LocalVirtuoso | undefined;
@@ -131,7 +145,9 @@ describe.skipIf(skip && process.env.CI !== 'true')('compose commands against a l
     await expect(run(shell!, shellArgs), 'unhealthy before the init script').rejects.toThrow();
     const init = await run(isql, [`127.0.0.1:${virtuoso.sqlPort}`, 'dba', 'dba', 'docker/virtuoso-init.sql']);
     // The harness already granted: only that statement may fail.
-    expect((init.stdout + init.stderr).match(/\*\*\* Error[^\n]*/g) ?? []).toEqual([expect.stringContaining('already have role')]);
+    expect((init.stdout + init.stderr).match(/\*\*\* Error[^\n]*/g) ?? []).toEqual([
+      expect.stringContaining('already have role'),
+    ]);
     await run(shell!, shellArgs);
 
     const args = services.loader!.command!.slice(3).map((a) => a.replace('triplestore:8890', `127.0.0.1:${port}`));

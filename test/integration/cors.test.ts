@@ -20,7 +20,11 @@ const preflight = (origin: string, requestHeaders = 'accept,if-none-match') => (
   'Access-Control-Request-Method': 'GET',
   'Access-Control-Request-Headers': requestHeaders,
 });
-const list = (header: string | null) => (header ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+const list = (header: string | null) =>
+  (header ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
 
 let store: Store;
 let anyOrigin: ApiClient;
@@ -53,7 +57,9 @@ describe('CORS, any origin (the default)', () => {
 
   it('exposes the ETag, Server-Timing and JSON:API headers to scripts', async () => {
     const response = await anyOrigin.get(URL_, { ...ACCEPT, Origin: ALLOWED });
-    expect(list(response.headers.get('access-control-expose-headers'))).toEqual(expect.arrayContaining(['etag', 'server-timing', 'content-type', 'vary', 'allow', 'cache-control']));
+    expect(list(response.headers.get('access-control-expose-headers'))).toEqual(
+      expect.arrayContaining(['etag', 'server-timing', 'content-type', 'vary', 'allow', 'cache-control']),
+    );
   });
 
   it('a preflight is answered with 204: GET and HEAD, the conditional and negotiation headers', async () => {
@@ -61,7 +67,9 @@ describe('CORS, any origin (the default)', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(list(response.headers.get('access-control-allow-methods'))).toEqual(['get', 'head']);
-    expect(list(response.headers.get('access-control-allow-headers'))).toEqual(expect.arrayContaining(['accept', 'if-none-match', 'content-type']));
+    expect(list(response.headers.get('access-control-allow-headers'))).toEqual(
+      expect.arrayContaining(['accept', 'if-none-match', 'content-type']),
+    );
     expect(Number(response.headers.get('access-control-max-age'))).toBeGreaterThan(0);
     expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });

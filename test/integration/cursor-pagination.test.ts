@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
-import { CURSOR_PAGE, queryCount, type ApiClient, type ApiResponse } from '../support/api-client.js';
+import { type ApiClient, type ApiResponse, CURSOR_PAGE, queryCount } from '../support/api-client.js';
 import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { nonEmpty } from '../support/non-empty.js';
@@ -48,13 +48,20 @@ async function walk(api: ApiClient, start: string, direction: 'next' | 'prev', s
 /** Walks a list forward from its first page, then back from its last, and checks both against `order`. */
 async function walkBothWays(api: ApiClient, path: string, query: string, order: string[], size: number) {
   const forward = await walk(api, withQuery(path, query, `page[size]=${size}`), 'next', size);
-  expect(forward.flatMap((p) => p.ids), 'forward').toEqual(order);
+  expect(
+    forward.flatMap((p) => p.ids),
+    'forward',
+  ).toEqual(order);
   // Every page but the last is full, and the last one is not empty unless the list is.
   expect(forward).toHaveLength(Math.max(1, Math.ceil(order.length / size)));
   expect(forward[0]!.body.links.prev).toBeNull();
-  for (const page of forward) expect(page.body.links.first).toBe(withQuery(path, query, `page%5Bsize%5D=${size}`).replace(/\?$/, ''));
+  for (const page of forward)
+    expect(page.body.links.first).toBe(withQuery(path, query, `page%5Bsize%5D=${size}`).replace(/\?$/, ''));
   const backward = await walk(api, forward.at(-1)!.body.links.self, 'prev', size);
-  expect(backward.reverse().flatMap((p) => p.ids), 'backward').toEqual(order);
+  expect(
+    backward.reverse().flatMap((p) => p.ids),
+    'backward',
+  ).toEqual(order);
   return forward;
 }
 
@@ -70,14 +77,23 @@ describeEachStore('cursor pagination (profile ethanresnick/cursor-pagination)', 
     }
   });
 
-  it.each(['label', '-label', 'notation', '-broader-concepts.label', 'id', '-id'])('walks every to-many related collection and its linkage: concerns?sort=%s', async (sort) => {
-    for (const parent of activities) {
-      const order = oracle.order('concepts', concerns(parent.iri), sort);
-      await walkBothWays(h().api, `/trade-activities/${parent.id}/concerns`, `sort=${sort}`, order, 1);
-      const linkage = await walkBothWays(h().api, `/trade-activities/${parent.id}/links/concerns`, `sort=${sort}`, order, 2);
-      expect(linkage[0]!.body.links.related).toBe(`/trade-activities/${parent.id}/concerns`);
-    }
-  });
+  it.each(['label', '-label', 'notation', '-broader-concepts.label', 'id', '-id'])(
+    'walks every to-many related collection and its linkage: concerns?sort=%s',
+    async (sort) => {
+      for (const parent of activities) {
+        const order = oracle.order('concepts', concerns(parent.iri), sort);
+        await walkBothWays(h().api, `/trade-activities/${parent.id}/concerns`, `sort=${sort}`, order, 1);
+        const linkage = await walkBothWays(
+          h().api,
+          `/trade-activities/${parent.id}/links/concerns`,
+          `sort=${sort}`,
+          order,
+          2,
+        );
+        expect(linkage[0]!.body.links.related).toBe(`/trade-activities/${parent.id}/concerns`);
+      }
+    },
+  );
 
   it('an inverse to-many with the default order (id) pages too', async () => {
     const parent = oracle.members('concepts').find((c) => c.id === '0a')!;
@@ -130,7 +146,9 @@ describeEachStore('cursor pagination (profile ethanresnick/cursor-pagination)', 
     expect(cut.body.meta).toEqual({ page: { total: order.length, rangeTruncated: true } });
     expect(ids(await h().api.get(cut.body.links.next))).toEqual(order.slice(6, 10));
     expect(ids(await h().api.get(cut.body.links.prev))).toEqual(order.slice(0, 2));
-    const nothing = await h().api.get(`/trade-activities?sort=${sort}&page[after]=${cursorOf(4)}&page[before]=${cursorOf(5)}`);
+    const nothing = await h().api.get(
+      `/trade-activities?sort=${sort}&page[after]=${cursorOf(4)}&page[before]=${cursorOf(5)}`,
+    );
     expect(nothing.body.data).toEqual([]);
     expect(ids(await h().api.get(`${nothing.body.links.next}&page[size]=2`))).toEqual(order.slice(5, 7));
   });
@@ -180,30 +198,35 @@ describeEachStore('cursor pagination: bad cursors, and the profile in content ne
     return response.body.data[3].meta.page.cursor;
   }
 
-  it.each(['page[after]', 'page[before]'])('a forged, garbled or truncated %s is a 400 naming it', async (parameter) => {
-    const real = await realCursor();
-    const json = unpack(real);
-    const other = activities.find((a) => a.id !== json.i)!;
-    const bad = [
-      ['garbage', 'abc'],
-      ['empty', ''],
-      ['not base64url', 'eyJrIjpb+/='],
-      ['truncated', real.slice(0, -6)],
-      ['another id, same digest', pack({ ...json, i: other.id })],
-      ['another value, same digest', pack({ ...json, k: [{ v: '2099-01-01Z', t: 'xsd:date' }] })],
-      ['wrong member types', pack({ ...json, k: [12] })],
-      ['an extra member', pack({ ...json, x: 1 })],
-      ['a JSON string', pack('hello')],
-      ['an injection attempt', pack({ ...json, k: ['" } } ; DROP ALL #'] })],
-    ];
-    for (const [what, cursor] of bad) {
-      const response = await h().api.get(`/trade-activities?sort=-financial-year&${parameter}=${encodeURIComponent(cursor!)}`);
-      expect(response.status, what).toBe(400);
-      expect(response.body.errors[0], what).toMatchObject({ status: '400', source: { parameter } });
-      expect(response.body.errors[0].detail, what).toMatch(/cursor/);
-      expect(queryCount(response), what).toBe(0);
-    }
-  });
+  it.each(['page[after]', 'page[before]'])(
+    'a forged, garbled or truncated %s is a 400 naming it',
+    async (parameter) => {
+      const real = await realCursor();
+      const json = unpack(real);
+      const other = activities.find((a) => a.id !== json.i)!;
+      const bad = [
+        ['garbage', 'abc'],
+        ['empty', ''],
+        ['not base64url', 'eyJrIjpb+/='],
+        ['truncated', real.slice(0, -6)],
+        ['another id, same digest', pack({ ...json, i: other.id })],
+        ['another value, same digest', pack({ ...json, k: [{ v: '2099-01-01Z', t: 'xsd:date' }] })],
+        ['wrong member types', pack({ ...json, k: [12] })],
+        ['an extra member', pack({ ...json, x: 1 })],
+        ['a JSON string', pack('hello')],
+        ['an injection attempt', pack({ ...json, k: ['" } } ; DROP ALL #'] })],
+      ];
+      for (const [what, cursor] of bad) {
+        const response = await h().api.get(
+          `/trade-activities?sort=-financial-year&${parameter}=${encodeURIComponent(cursor!)}`,
+        );
+        expect(response.status, what).toBe(400);
+        expect(response.body.errors[0], what).toMatchObject({ status: '400', source: { parameter } });
+        expect(response.body.errors[0].detail, what).toMatch(/cursor/);
+        expect(queryCount(response), what).toBe(0);
+      }
+    },
+  );
 
   it.each([
     ['the opposite direction', 'sort=financial-year'],
@@ -256,11 +279,31 @@ describeEachStore('cursor pagination: bad cursors, and the profile in content ne
 
   it.each([
     ['no profile', 'application/vnd.api+json', false],
-    ['only an unknown profile (ignored)', 'application/vnd.api+json; profile="https://example.com/profiles/other"', false],
-    ['the profile among others', `application/vnd.api+json; profile="https://example.com/profiles/other ${PROFILE}"`, true],
-    ['the profile in a second instance', `application/vnd.api+json, application/vnd.api+json; profile="${PROFILE}"`, true],
-    ['the profile next to a wildcard', `text/html, application/vnd.api+json; profile="${PROFILE}"; q=0.9, */*; q=0.1`, true],
-    ['the profile only on an instance refused for its charset', `application/vnd.api+json; profile="${PROFILE}"; charset=utf-8, application/vnd.api+json`, false],
+    [
+      'only an unknown profile (ignored)',
+      'application/vnd.api+json; profile="https://example.com/profiles/other"',
+      false,
+    ],
+    [
+      'the profile among others',
+      `application/vnd.api+json; profile="https://example.com/profiles/other ${PROFILE}"`,
+      true,
+    ],
+    [
+      'the profile in a second instance',
+      `application/vnd.api+json, application/vnd.api+json; profile="${PROFILE}"`,
+      true,
+    ],
+    [
+      'the profile next to a wildcard',
+      `text/html, application/vnd.api+json; profile="${PROFILE}"; q=0.9, */*; q=0.1`,
+      true,
+    ],
+    [
+      'the profile only on an instance refused for its charset',
+      `application/vnd.api+json; profile="${PROFILE}"; charset=utf-8, application/vnd.api+json`,
+      false,
+    ],
   ] as const)('Accept with %s: cursor pages from the first page = %s', async (_what, accept, cursorPages) => {
     const response = await h().api.get('/concepts?page[size]=4', { Accept: accept });
     expect(response.status).toBe(200);
@@ -271,7 +314,11 @@ describeEachStore('cursor pagination: bad cursors, and the profile in content ne
   });
 
   it('the profile changes nothing where there is no page: a single resource, a to-one, the relationship of a to-one', async () => {
-    for (const url of [`/trade-activities/${busy.id}`, `/trade-activities/${busy.id}/origin`, `/trade-activities/${busy.id}/links/origin`]) {
+    for (const url of [
+      `/trade-activities/${busy.id}`,
+      `/trade-activities/${busy.id}/origin`,
+      `/trade-activities/${busy.id}/links/origin`,
+    ]) {
       const response = await h().api.get(url, CURSOR_ACCEPT);
       expect(response.status, url).toBe(200);
       expect(response.headers.get('content-type'), url).toBe('application/vnd.api+json');
@@ -279,7 +326,9 @@ describeEachStore('cursor pagination: bad cursors, and the profile in content ne
   });
 
   it('an extension is still refused, with or without the profile', async () => {
-    const response = await h().api.get('/concepts', { Accept: `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"; profile="${PROFILE}"` });
+    const response = await h().api.get('/concepts', {
+      Accept: `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"; profile="${PROFILE}"`,
+    });
     expect(response.status).toBe(406);
   });
 });

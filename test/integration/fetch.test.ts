@@ -1,11 +1,11 @@
 import { beforeAll, expect, it } from 'vitest';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import { queryCount } from '../support/api-client.js';
-import { onePageLinks } from '../support/page-links.js';
 import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { nonEmpty } from '../support/non-empty.js';
 import { Oracle, type Resource } from '../support/oracle.js';
+import { onePageLinks } from '../support/page-links.js';
 
 const mapping = await loadMapping(SAMPLE_MAPPING);
 const oracle = Oracle.fromFile(SAMPLE_DATA, mapping);
@@ -14,7 +14,14 @@ const TYPES = [...mapping.types.keys()];
 /** Every (type, member, relationship) of the sample, for exhaustive relationship checks. */
 const RELATIONSHIP_CASES = nonEmpty(
   TYPES.flatMap((type) =>
-    nonEmpty(oracle.members(type), type).flatMap((member) => [...mapping.types.get(type)!.relationships.values()].map((rel) => ({ type, member, rel: rel.name, toMany: rel.cardinality === 'many' }))),
+    nonEmpty(oracle.members(type), type).flatMap((member) =>
+      [...mapping.types.get(type)!.relationships.values()].map((rel) => ({
+        type,
+        member,
+        rel: rel.name,
+        toMany: rel.cardinality === 'many',
+      })),
+    ),
   ),
   'the relationship cases',
 );
@@ -28,7 +35,11 @@ function expectedResource(type: string, member: Resource) {
     // A type without attributes shows no `attributes` member.
     ...(mapping.types.get(type)!.attributes.size > 0 && { attributes: oracle.attributes(type, member.iri) }),
     links: { self },
-    ...(rels.length > 0 && { relationships: Object.fromEntries(rels.map((r) => [r, { links: { self: `${self}/links/${r}`, related: `${self}/${r}` } }])) }),
+    ...(rels.length > 0 && {
+      relationships: Object.fromEntries(
+        rels.map((r) => [r, { links: { self: `${self}/links/${r}`, related: `${self}/${r}` } }]),
+      ),
+    }),
   };
 }
 
@@ -47,19 +58,29 @@ describeEachStore('fetching resources (spec: fetching rules 1-5)', (h) => {
 
   it('an empty collection is 200 with data [] and links.self', async () => {
     // A to-many related collection is a collection too; this activity concerns nothing.
-    const empty = oracle.members('trade-activities').find((m) => oracle.related('trade-activities', m.iri, 'concerns').length === 0)!;
+    const empty = oracle
+      .members('trade-activities')
+      .find((m) => oracle.related('trade-activities', m.iri, 'concerns').length === 0)!;
     const response = await h().api.get(`/trade-activities/${empty.id}/concerns`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ jsonapi: { version: '1.1' }, links: onePageLinks(`/trade-activities/${empty.id}/concerns`), meta: { count: 0 }, data: [] });
+    expect(response.body).toEqual({
+      jsonapi: { version: '1.1' },
+      links: onePageLinks(`/trade-activities/${empty.id}/concerns`),
+      meta: { count: 0 },
+      data: [],
+    });
   });
 
-  it.each(TYPES.flatMap((type) => nonEmpty(oracle.members(type), type).map((member) => ({ type, member }))))('GET /$type/$member.id answers that resource', async ({ type, member }) => {
-    const response = await h().api.get(`/${type}/${member.id}`);
-    expect(response.status).toBe(200);
-    expect(response.body.links).toEqual({ self: `/${type}/${member.id}` });
-    expect(response.body.data).toEqual(expectedResource(type, member));
-    expect(queryCount(response)).toBe(1);
-  });
+  it.each(TYPES.flatMap((type) => nonEmpty(oracle.members(type), type).map((member) => ({ type, member }))))(
+    'GET /$type/$member.id answers that resource',
+    async ({ type, member }) => {
+      const response = await h().api.get(`/${type}/${member.id}`);
+      expect(response.status).toBe(200);
+      expect(response.body.links).toEqual({ self: `/${type}/${member.id}` });
+      expect(response.body.data).toEqual(expectedResource(type, member));
+      expect(queryCount(response)).toBe(1);
+    },
+  );
 
   it.each([
     ['a well-formed id nobody has', '/trade-activities/abcdef0123'],
@@ -75,7 +96,10 @@ describeEachStore('fetching resources (spec: fetching rules 1-5)', (h) => {
   it('every link the server emits can be fetched as it stands', async () => {
     const collection = await h().api.get('/trade-activities');
     const resource = collection.body.data[0];
-    const links = [resource.links.self, ...Object.values<any>(resource.relationships).flatMap((r) => [r.links.self, r.links.related])];
+    const links = [
+      resource.links.self,
+      ...Object.values<any>(resource.relationships).flatMap((r) => [r.links.self, r.links.related]),
+    ];
     for (const link of links) expect((await h().api.get(link)).status, link).toBe(200);
   });
 
@@ -85,7 +109,9 @@ describeEachStore('fetching resources (spec: fetching rules 1-5)', (h) => {
     expect(prefixed.body).toEqual(plain.body);
     const mirror = await h().api.get('/api/mirror/concepts/0101');
     expect(mirror.body.links.self).toBe('/api/mirror/concepts/0101');
-    expect(mirror.body.data.relationships['broader-concepts'].links.related).toBe('/api/mirror/concepts/0101/broader-concepts');
+    expect(mirror.body.data.relationships['broader-concepts'].links.related).toBe(
+      '/api/mirror/concepts/0101/broader-concepts',
+    );
     expect((await h().api.get(mirror.body.data.relationships['broader-concepts'].links.related)).status).toBe(200);
   });
 
@@ -100,32 +126,45 @@ describeEachStore('fetching resources (spec: fetching rules 1-5)', (h) => {
 describeEachStore('related resources and relationships (spec: relationship rules 1-5)', (h) => {
   let sampleTrade: Resource;
   beforeAll(() => {
-    sampleTrade = oracle.members('trade-activities').find((m) => oracle.related('trade-activities', m.iri, 'concerns').length > 1)!;
+    sampleTrade = oracle
+      .members('trade-activities')
+      .find((m) => oracle.related('trade-activities', m.iri, 'concerns').length > 1)!;
   });
 
-  it.each(RELATIONSHIP_CASES)('GET /$type/$member.id/$rel (related) answers the targets', async ({ type, member, rel, toMany }) => {
-    const target = mapping.types.get(type)!.relationships.get(rel)!.target;
-    const related = oracle.related(type, member.iri, rel);
-    const response = await h().api.get(`/${type}/${member.id}/${rel}`);
-    expect(response.status).toBe(200);
-    expect(response.body.links).toEqual(toMany ? onePageLinks(`/${type}/${member.id}/${rel}`) : { self: `/${type}/${member.id}/${rel}` });
-    if (toMany) expect(response.body.meta).toEqual({ count: related.length });
-    const expected = related.map((m) => expectedResource(target, m));
-    expect(response.body.data).toEqual(toMany ? expected : (expected[0] ?? null));
-    expect(queryCount(response)).toBeLessThanOrEqual(toMany ? 3 : 2);
-  });
+  it.each(RELATIONSHIP_CASES)(
+    'GET /$type/$member.id/$rel (related) answers the targets',
+    async ({ type, member, rel, toMany }) => {
+      const target = mapping.types.get(type)!.relationships.get(rel)!.target;
+      const related = oracle.related(type, member.iri, rel);
+      const response = await h().api.get(`/${type}/${member.id}/${rel}`);
+      expect(response.status).toBe(200);
+      expect(response.body.links).toEqual(
+        toMany ? onePageLinks(`/${type}/${member.id}/${rel}`) : { self: `/${type}/${member.id}/${rel}` },
+      );
+      if (toMany) expect(response.body.meta).toEqual({ count: related.length });
+      const expected = related.map((m) => expectedResource(target, m));
+      expect(response.body.data).toEqual(toMany ? expected : (expected[0] ?? null));
+      expect(queryCount(response)).toBeLessThanOrEqual(toMany ? 3 : 2);
+    },
+  );
 
-  it.each(RELATIONSHIP_CASES)('GET /$type/$member.id/links/$rel answers the linkage', async ({ type, member, rel, toMany }) => {
-    const target = mapping.types.get(type)!.relationships.get(rel)!.target;
-    const linkage = oracle.related(type, member.iri, rel).map((m) => ({ type: target, id: m.id }));
-    const response = await h().api.get(`/${type}/${member.id}/links/${rel}`);
-    expect(response.status).toBe(200);
-    const self = `/${type}/${member.id}/links/${rel}`;
-    expect(response.body.links).toEqual({ ...(toMany ? onePageLinks(self) : { self }), related: `/${type}/${member.id}/${rel}` });
-    expect(response.body.data).toEqual(toMany ? linkage : (linkage[0] ?? null));
-    // A to-many linkage is a page: its list query and its count go alongside.
-    expect(queryCount(response)).toBe(toMany ? 2 : 1);
-  });
+  it.each(RELATIONSHIP_CASES)(
+    'GET /$type/$member.id/links/$rel answers the linkage',
+    async ({ type, member, rel, toMany }) => {
+      const target = mapping.types.get(type)!.relationships.get(rel)!.target;
+      const linkage = oracle.related(type, member.iri, rel).map((m) => ({ type: target, id: m.id }));
+      const response = await h().api.get(`/${type}/${member.id}/links/${rel}`);
+      expect(response.status).toBe(200);
+      const self = `/${type}/${member.id}/links/${rel}`;
+      expect(response.body.links).toEqual({
+        ...(toMany ? onePageLinks(self) : { self }),
+        related: `/${type}/${member.id}/${rel}`,
+      });
+      expect(response.body.data).toEqual(toMany ? linkage : (linkage[0] ?? null));
+      // A to-many linkage is a page: its list query and its count go alongside.
+      expect(queryCount(response)).toBe(toMany ? 2 : 1);
+    },
+  );
 
   it('the /relationships/ form answers like /links/', async () => {
     const links = await h().api.get(`/trade-activities/${sampleTrade.id}/links/concerns`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
-import { queryCount, type ApiClient } from '../support/api-client.js';
+import { type ApiClient, queryCount } from '../support/api-client.js';
 import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { nonEmpty } from '../support/non-empty.js';
@@ -17,9 +17,16 @@ const encode = (query: string) =>
     .map((pair) => pair.replace(/=(.*)$/s, (_, value: string) => `=${encodeURIComponent(value)}`))
     .join('&');
 const ids = (body: any): string[] => body.data.map((r: { id: string }) => r.id);
-const sortOf = (type: string, query = '') => new URLSearchParams(query).get('sort') ?? (oracle.type(type).defaultSort.map((key) => `${key.descending ? '-' : ''}${key.field}`).join(',') || 'id');
+const sortOf = (type: string, query = '') =>
+  new URLSearchParams(query).get('sort') ??
+  (oracle
+    .type(type)
+    .defaultSort.map((key) => `${key.descending ? '-' : ''}${key.field}`)
+    .join(',') ||
+    'id');
 /** What a collection of `type` should list for `query`, in order. */
-const expected = (type: string, query: string, from: Resource[] = oracle.members(type)) => oracle.order(type, filterResources(oracle, type, from, encode(query)), sortOf(type, query));
+const expected = (type: string, query: string, from: Resource[] = oracle.members(type)) =>
+  oracle.order(type, filterResources(oracle, type, from, encode(query)), sortOf(type, query));
 
 /**
  * Every operator on every path kind of the sample: attributes of each datatype (date, decimal,
@@ -138,7 +145,11 @@ const CASES: { type: string; query: string; keeps?: 'none' | 'all' }[] = [
   { type: 'aid-activities', query: 'filter=Irrigation, network', keeps: 'none' },
   // several filters: AND
   { type: 'trade-activities', query: 'filter[financial-year][gte]=2014-01-01Z&filter[concerns.label][contains]=oil' },
-  { type: 'trade-activities', query: 'filter[financial-year][gte]=2014-01-01Z&filter[financial-year][lt]=2017-01-01Z&filter[origin.country][ne]=4752' },
+  {
+    type: 'trade-activities',
+    query:
+      'filter[financial-year][gte]=2014-01-01Z&filter[financial-year][lt]=2017-01-01Z&filter[origin.country][ne]=4752',
+  },
   { type: 'aid-activities', query: 'filter=re&filter[completed][ne]=false&filter[budget][lt]=2000000' },
   { type: 'concepts', query: 'filter[label]=Olive oil&filter[notation]=0101', keeps: 'none' },
 ];
@@ -182,7 +193,10 @@ describeEachStore('filtering collections (filter)', (h) => {
 
   it.each([
     { type: 'trade-activities', query: 'sort=-amount.value&filter[financial-year][gte]=2014-01-01Z' },
-    { type: 'trade-activities', query: 'sort=concerns.label,-id&filter[concerns][exists]=true&filter[destination.country.name][ne]=Germany' },
+    {
+      type: 'trade-activities',
+      query: 'sort=concerns.label,-id&filter[concerns][exists]=true&filter[destination.country.name][ne]=Germany',
+    },
     { type: 'concepts', query: 'sort=-label&filter[label][contains]=e' },
     { type: 'concepts', query: 'filter[broader-concepts][exists]=true&sort=-broader-concepts.label,notation' },
     { type: 'aid-activities', query: 'sort=-keywords&filter[keywords][exists]=true' },
@@ -197,43 +211,61 @@ describeEachStore('filtering collections (filter)', (h) => {
     expect(response.body.meta).toEqual({ count: wanted.length });
   });
 
-  it.each(['', '/api/uncounted'])('page[size]=2 walks the filtered list through next links (%s), each page counting the filtered total', async (prefix) => {
-    const query = 'filter[financial-year][gte]=2014-01-01Z&filter[concerns][exists]=true&sort=financial-year';
-    const wanted = expected('trade-activities', query);
-    expect(wanted.length).toBeGreaterThan(4);
-    expect(wanted.length).toBeLessThan(activities.length);
-    const pages = await walk(h().api, `${prefix}/trade-activities?${encode(query)}&page[size]=2`, 2);
-    expect(pages.flatMap(ids)).toEqual(wanted);
-    for (const page of pages) {
-      expect(page.meta).toEqual(prefix === '' ? { count: wanted.length } : undefined);
-      for (const link of ['self', 'first', 'next', 'prev', 'last']) {
-        if (page.links[link]) expect(page.links[link], link).toContain('filter%5Bfinancial-year%5D%5Bgte%5D=2014-01-01Z&filter%5Bconcerns%5D%5Bexists%5D=true');
+  it.each(['', '/api/uncounted'])(
+    'page[size]=2 walks the filtered list through next links (%s), each page counting the filtered total',
+    async (prefix) => {
+      const query = 'filter[financial-year][gte]=2014-01-01Z&filter[concerns][exists]=true&sort=financial-year';
+      const wanted = expected('trade-activities', query);
+      expect(wanted.length).toBeGreaterThan(4);
+      expect(wanted.length).toBeLessThan(activities.length);
+      const pages = await walk(h().api, `${prefix}/trade-activities?${encode(query)}&page[size]=2`, 2);
+      expect(pages.flatMap(ids)).toEqual(wanted);
+      for (const page of pages) {
+        expect(page.meta).toEqual(prefix === '' ? { count: wanted.length } : undefined);
+        for (const link of ['self', 'first', 'next', 'prev', 'last']) {
+          if (page.links[link])
+            expect(page.links[link], link).toContain(
+              'filter%5Bfinancial-year%5D%5Bgte%5D=2014-01-01Z&filter%5Bconcerns%5D%5Bexists%5D=true',
+            );
+        }
       }
-    }
-    expect(pages).toHaveLength(Math.ceil(wanted.length / 2));
-    if (prefix === '') expect((await h().api.get(pages[0].links.last)).body.data.map((r: { id: string }) => r.id)).toEqual(ids(pages.at(-1)));
-  });
+      expect(pages).toHaveLength(Math.ceil(wanted.length / 2));
+      if (prefix === '')
+        expect((await h().api.get(pages[0].links.last)).body.data.map((r: { id: string }) => r.id)).toEqual(
+          ids(pages.at(-1)),
+        );
+    },
+  );
 
   it.each([
     { type: 'trade-activities', relationship: 'concerns' },
     { type: 'concepts', relationship: 'narrower-concepts' },
     { type: 'concept-schemes', relationship: 'top-concepts' },
-  ])('filters every to-many $type/…/$relationship collection and its linkage, parent by parent', async ({ type, relationship }) => {
-    const queries = ['filter[label][contains]=o', 'filter[label][contains]=o&sort=-notation', 'filter[broader-concepts]=01,0102,0b', 'filter[broader-concepts][exists]=false', 'filter[notation][ne]=0201'];
-    let kept = 0;
-    for (const parent of nonEmpty(oracle.members(type), type)) {
-      for (const query of queries) {
-        const wanted = expected('concepts', query, oracle.related(type, parent.iri, relationship));
-        kept += wanted.length;
-        const related = await h().api.get(`/${type}/${parent.id}/${relationship}?${encode(query)}`);
-        expect(ids(related.body), `${parent.id} ${query}`).toEqual(wanted);
-        expect(related.body.meta, `${parent.id} ${query}`).toEqual({ count: wanted.length });
-        const linkage = await h().api.get(`/${type}/${parent.id}/links/${relationship}?${encode(query)}`);
-        expect(ids(linkage.body), `${parent.id} ${query}`).toEqual(wanted);
+  ])(
+    'filters every to-many $type/…/$relationship collection and its linkage, parent by parent',
+    async ({ type, relationship }) => {
+      const queries = [
+        'filter[label][contains]=o',
+        'filter[label][contains]=o&sort=-notation',
+        'filter[broader-concepts]=01,0102,0b',
+        'filter[broader-concepts][exists]=false',
+        'filter[notation][ne]=0201',
+      ];
+      let kept = 0;
+      for (const parent of nonEmpty(oracle.members(type), type)) {
+        for (const query of queries) {
+          const wanted = expected('concepts', query, oracle.related(type, parent.iri, relationship));
+          kept += wanted.length;
+          const related = await h().api.get(`/${type}/${parent.id}/${relationship}?${encode(query)}`);
+          expect(ids(related.body), `${parent.id} ${query}`).toEqual(wanted);
+          expect(related.body.meta, `${parent.id} ${query}`).toEqual({ count: wanted.length });
+          const linkage = await h().api.get(`/${type}/${parent.id}/links/${relationship}?${encode(query)}`);
+          expect(ids(linkage.body), `${parent.id} ${query}`).toEqual(wanted);
+        }
       }
-    }
-    expect(kept).toBeGreaterThan(0);
-  });
+      expect(kept).toBeGreaterThan(0);
+    },
+  );
 
   it('an inverse related collection filters and pages too', async () => {
     const parent = oracle.member('concepts', '01')!;
@@ -249,30 +281,58 @@ describeEachStore('filtering collections (filter)', (h) => {
     expect(empty.status).toBe(200);
     expect(empty.body.data).toEqual([]);
     expect(empty.body.meta).toEqual({ count: 0 });
-    expect((await h().api.get('/trade-activities/7c1e0a42/links/concerns?filter[notation]=nope')).body.data).toEqual([]);
+    expect((await h().api.get('/trade-activities/7c1e0a42/links/concerns?filter[notation]=nope')).body.data).toEqual(
+      [],
+    );
     expect((await h().api.get('/trade-activities/abcdef0123/concerns?filter[notation]=nope')).status).toBe(404);
-    expect((await h().api.get('/api/uncounted/trade-activities/abcdef0123/concerns?filter[notation]=nope')).status).toBe(404);
+    expect(
+      (await h().api.get('/api/uncounted/trade-activities/abcdef0123/concerns?filter[notation]=nope')).status,
+    ).toBe(404);
   });
 
   it.each([
     ['/concepts?filter[]=x', 'filter[]', /is not a filter/],
-    ['/concepts?filter[label][foo]=x', 'filter[label][foo]', /Unknown filter operator 'foo'.*operators: eq, ne, lt, lte, gt, gte, contains, starts-with, exists/],
+    [
+      '/concepts?filter[label][foo]=x',
+      'filter[label][foo]',
+      /Unknown filter operator 'foo'.*operators: eq, ne, lt, lte, gt, gte, contains, starts-with, exists/,
+    ],
     ['/concepts?filter[label][eq][x]=1', 'filter[label][eq][x]', /is not a filter/],
-    ['/concepts?filter[nope]=x', 'filter[nope]', /'concepts' has no attribute or relationship 'nope'.*Filterable: id, notation, label, broader-concepts/],
-    ['/trade-activities?filter[financial-year]=2016', 'filter[financial-year]', /'2016' is not a value of 'financial-year' \(xsd:date\); expected a date/],
+    [
+      '/concepts?filter[nope]=x',
+      'filter[nope]',
+      /'concepts' has no attribute or relationship 'nope'.*Filterable: id, notation, label, broader-concepts/,
+    ],
+    [
+      '/trade-activities?filter[financial-year]=2016',
+      'filter[financial-year]',
+      /'2016' is not a value of 'financial-year' \(xsd:date\); expected a date/,
+    ],
     ['/trade-activities?filter[amount.value][gt]=lots', 'filter[amount.value][gt]', /expected a decimal number/],
     ['/aid-activities?filter[budget]=1.5', 'filter[budget]', /expected an integer/],
     ['/aid-activities?filter[completed]=yes', 'filter[completed]', /expected true or false/],
-    ['/trade-activities?filter[financial-year][contains]=2016', 'filter[financial-year][contains]', /it takes: eq, ne, lt, lte, gt, gte, exists/],
+    [
+      '/trade-activities?filter[financial-year][contains]=2016',
+      'filter[financial-year][contains]',
+      /it takes: eq, ne, lt, lte, gt, gte, exists/,
+    ],
     ['/trade-activities?filter[concerns][lt]=01', 'filter[concerns][lt]', /it takes: eq, ne, exists/],
     ['/trade-activities?filter[id][exists]=true', 'filter[id][exists]', /it takes: eq, ne\./],
     ['/trade-activities?filter[destination][exists]=maybe', 'filter[destination][exists]', /takes true or false/],
-    ['/trade-activities?filter[financial-year][lt]=2014-01-01Z,2016-01-01Z', 'filter[financial-year][lt]', /takes one value/],
+    [
+      '/trade-activities?filter[financial-year][lt]=2014-01-01Z,2016-01-01Z',
+      'filter[financial-year][lt]',
+      /takes one value/,
+    ],
     ['/trade-activities?filter=x', 'filter', /no text attributes/],
     ['/concepts?filter=', 'filter', /search text is empty/],
     ['/concepts?filter=\u0000', 'filter', /U\+0000/],
     ['/concepts?filter[label]=a&filter[nope]=b', 'filter[nope]', /no attribute or relationship 'nope'/],
-    ['/trade-activities/7c1e0a42/concerns?filter[financial-year]=2016-01-01Z', 'filter[financial-year]', /'concepts' has no attribute or relationship 'financial-year'/],
+    [
+      '/trade-activities/7c1e0a42/concerns?filter[financial-year]=2016-01-01Z',
+      'filter[financial-year]',
+      /'concepts' has no attribute or relationship 'financial-year'/,
+    ],
     ['/trade-activities/7c1e0a42/links/concerns?filter[label][gt]=a,b', 'filter[label][gt]', /takes one value/],
     ['/trade-activities/7c1e0a42?filter[id]=7c1e0a42', 'filter[id]', /applies to collections/],
     ['/trade-activities/7c1e0a42/origin?filter[id]=6a1f03', 'filter[id]', /applies to collections/],
@@ -282,7 +342,11 @@ describeEachStore('filtering collections (filter)', (h) => {
     const response = await h().api.get(`${path}?${encode(query!)}`);
     expect(response.status).toBe(400);
     expect(response.body.errors).toHaveLength(1);
-    expect(response.body.errors[0]).toMatchObject({ status: '400', title: 'Invalid query parameter', source: { parameter } });
+    expect(response.body.errors[0]).toMatchObject({
+      status: '400',
+      title: 'Invalid query parameter',
+      source: { parameter },
+    });
     expect(response.body.errors[0].detail).toMatch(detail);
     expect(response.headers.get('server-timing'), 'no query may be sent').toBeNull();
   });

@@ -16,7 +16,9 @@ import { SAMPLE_DATA } from '../support/global-setup.js';
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 /** A cursor page's URL comes from a first page: the `next` link, with a real cursor in it. */
-const CURSOR_ACCEPT = { Accept: 'application/vnd.api+json; profile="https://jsonapi.org/profiles/ethanresnick/cursor-pagination"' };
+const CURSOR_ACCEPT = {
+  Accept: 'application/vnd.api+json; profile="https://jsonapi.org/profiles/ethanresnick/cursor-pagination"',
+};
 const nextOf = (first: string) => async () => (await api.get(first, CURSOR_ACCEPT)).body.links.next as string;
 
 const SHAPES: readonly (readonly [name: string, request: string | (() => Promise<string>)])[] = [
@@ -42,8 +44,21 @@ let api: ApiClient;
 beforeAll(async () => {
   store = await createOxigraphStore({ files: [SAMPLE_DATA], workers: 1 });
   // The real store, with every query text noted on the way.
-  const recording: Store = { ...store, description: store.description, select: (query, options) => (sent.push(query), store.select(query, options)) };
-  api = await ApiClient.listen(createApp({ datasets: [{ name: 'sample', mapping: await loadMapping('mappings/sample.yaml'), store: recording, linkBase: '' }] }));
+  const recording: Store = {
+    ...store,
+    description: store.description,
+    select: (query, options) => {
+      sent.push(query);
+      return store.select(query, options);
+    },
+  };
+  api = await ApiClient.listen(
+    createApp({
+      datasets: [
+        { name: 'sample', mapping: await loadMapping('mappings/sample.yaml'), store: recording, linkBase: '' },
+      ],
+    }),
+  );
 });
 afterAll(async () => {
   await api?.close();
@@ -54,11 +69,17 @@ it.each(SHAPES)('queries/%s.rq is what its request sends', async (name, given) =
   const request = typeof given === 'string' ? given : await given();
   sent.length = 0;
   expect((await api.get(request)).status).toBe(200);
-  const text = [`# GET ${request}`, `# ${sent.length} ${sent.length === 1 ? 'query' : 'queries'}`, ...sent.map((query, i) => `\n# query ${i + 1}\n${query}`)].join('\n') + '\n';
+  const text = `${[
+    `# GET ${request}`,
+    `# ${sent.length} ${sent.length === 1 ? 'query' : 'queries'}`,
+    ...sent.map((query, i) => `\n# query ${i + 1}\n${query}`),
+  ].join('\n')}\n`;
   const file = `queries/${name}.rq`;
   if (UPDATE) writeFileSync(file, text);
   expect(existsSync(file), `${file} is missing: run \`npm run queries:update\` and review the new file`).toBe(true);
-  expect(text, `${file} differs from what the request sends: run \`npm run queries:update\` and review the diff`).toBe(readFileSync(file, 'utf8'));
+  expect(text, `${file} differs from what the request sends: run \`npm run queries:update\` and review the diff`).toBe(
+    readFileSync(file, 'utf8'),
+  );
 });
 
 it('queries/ holds no .rq file that no shape produces', () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import type { Store } from '../../src/store/store.js';
-import { ApiClient, queryCount, type ApiResponse } from '../support/api-client.js';
+import { ApiClient, type ApiResponse, queryCount } from '../support/api-client.js';
 import { describeEachStore, openSampleStore, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { Oracle } from '../support/oracle.js';
@@ -43,13 +43,24 @@ describeEachStore('HTTP caching: ETag, If-None-Match, Cache-Control, HEAD', (h) 
     // A second server over a store opened separately on the same data, as a replica would be.
     replicaStore = await openSampleStore(h().storeName);
     replica = await ApiClient.listen(
-      createApp({ datasets: [{ name: 'sample', mapping, store: replicaStore, linkBase: '' }, { name: 'mirror', mapping, store: replicaStore, linkBase: '/api/mirror' }] }),
+      createApp({
+        datasets: [
+          { name: 'sample', mapping, store: replicaStore, linkBase: '' },
+          { name: 'mirror', mapping, store: replicaStore, linkBase: '/api/mirror' },
+        ],
+      }),
     );
     tuned = await ApiClient.listen(
       createApp({
         datasets: [
           { name: 'sample', mapping, store: h().store, linkBase: '', options: { cacheControl: 'public, max-age=60' } },
-          { name: 'other', mapping, store: h().store, linkBase: '/api/other', options: { cacheControl: 'private, max-age=5', cacheTtlSeconds: 60 } },
+          {
+            name: 'other',
+            mapping,
+            store: h().store,
+            linkBase: '/api/other',
+            options: { cacheControl: 'private, max-age=5', cacheTtlSeconds: 60 },
+          },
         ],
       }),
     );
@@ -110,7 +121,10 @@ describeEachStore('HTTP caching: ETag, If-None-Match, Cache-Control, HEAD', (h) 
     const url = `/concepts/${concept!.id}`;
     const plain = await h().api.get(url);
     const other = await h().api.get(`/concepts/${otherConcept!.id}`);
-    const response = await h().api.get(url, { ...ACCEPT, 'If-None-Match': header(plain.headers.get('etag')!, other.headers.get('etag')!) });
+    const response = await h().api.get(url, {
+      ...ACCEPT,
+      'If-None-Match': header(plain.headers.get('etag')!, other.headers.get('etag')!),
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(plain.body);
     expect(response.headers.get('etag')).toBe(plain.headers.get('etag'));
@@ -124,7 +138,10 @@ describeEachStore('HTTP caching: ETag, If-None-Match, Cache-Control, HEAD', (h) 
   });
 
   it('If-Modified-Since alone gets the 200: the server sends no Last-Modified to compare it with', async () => {
-    const response = await h().api.get(`/concepts/${concept!.id}`, { ...ACCEPT, 'If-Modified-Since': new Date(Date.now() + 86_400_000).toUTCString() });
+    const response = await h().api.get(`/concepts/${concept!.id}`, {
+      ...ACCEPT,
+      'If-Modified-Since': new Date(Date.now() + 86_400_000).toUTCString(),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('last-modified')).toBeNull();
   });
@@ -142,7 +159,10 @@ describeEachStore('HTTP caching: ETag, If-None-Match, Cache-Control, HEAD', (h) 
     expect(sample.headers.get('cache-control')).toBe('public, max-age=60');
     const other = await tuned.get(`/api/other/concepts/${concept!.id}`);
     expect(other.headers.get('cache-control')).toBe('private, max-age=5');
-    const notModified = await tuned.get(`/api/other/concepts/${concept!.id}`, { ...ACCEPT, 'If-None-Match': other.headers.get('etag')! });
+    const notModified = await tuned.get(`/api/other/concepts/${concept!.id}`, {
+      ...ACCEPT,
+      'If-None-Match': other.headers.get('etag')!,
+    });
     expect(notModified.status).toBe(304);
     expect(notModified.headers.get('cache-control')).toBe('private, max-age=5');
   });

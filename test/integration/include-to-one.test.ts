@@ -23,7 +23,10 @@ const activity = oracle.member('trade-activities', '7c1e0a42')!;
 
 for (const storeName of STORE_NAMES) {
   if (storeName === 'virtuoso' && 'skip' in endpoint) {
-    if (process.env.CI === 'true') test('[virtuoso] include through a to-one with two targets has a Virtuoso', () => { throw new Error(endpoint.skip); });
+    if (process.env.CI === 'true')
+      test('[virtuoso] include through a to-one with two targets has a Virtuoso', () => {
+        throw new Error(endpoint.skip);
+      });
     continue;
   }
   describe(`[${storeName}] include through a to-one relationship with two targets`, () => {
@@ -55,7 +58,9 @@ for (const storeName of STORE_NAMES) {
       const expected = oracle.compound('trade-activities', [activity], include);
       expect(response.body.data).toEqual(expected.data[0]);
       expect(response.body.data.relationships.origin.data).toEqual({ type: 'group-national-agents', id: '19c4aa' });
-      const included = [...response.body.included].sort((a, b) => codePointCompare(a.type, b.type) || codePointCompare(a.id, b.id));
+      const included = [...response.body.included].sort(
+        (a, b) => codePointCompare(a.type, b.type) || codePointCompare(a.id, b.id),
+      );
       expect(included).toEqual(expected.included);
       expect(included.map((r: { id: string }) => r.id)).not.toContain('6a1f03');
     });

@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
-import { ApiClient, queryCount, type ApiResponse } from '../support/api-client.js';
+import { ApiClient, type ApiResponse, queryCount } from '../support/api-client.js';
 import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { nonEmpty } from '../support/non-empty.js';
-import { codePointCompare, Oracle, type Compound, type Resource } from '../support/oracle.js';
+import { type Compound, codePointCompare, Oracle, type Resource } from '../support/oracle.js';
 
 const mapping = await loadMapping(SAMPLE_MAPPING);
 const oracle = Oracle.fromFile(SAMPLE_DATA, mapping);
@@ -17,7 +17,9 @@ const activities = nonEmpty(oracle.members('trade-activities'), 'trade-activitie
 function sortedIncluded(response: ApiResponse): unknown[] {
   const included: { type: string; id: string }[] = response.body.included;
   expect(included, 'included is present').toBeInstanceOf(Array);
-  const keys = [...response.body.data === null ? [] : [response.body.data].flat(), ...included].map((r) => `${r.type}/${r.id}`);
+  const keys = [...(response.body.data === null ? [] : [response.body.data].flat()), ...included].map(
+    (r) => `${r.type}/${r.id}`,
+  );
   expect(new Set(keys).size, 'each resource once in data and included').toBe(keys.length);
   return [...included].sort((a, b) => codePointCompare(a.type, b.type) || codePointCompare(a.id, b.id));
 }
@@ -29,22 +31,38 @@ function expectCompound(response: ApiResponse, expected: Compound, single = fals
 }
 
 /** Each type with each of its relationships, and the members whose relationship is empty or not (when the sample has both). */
-const SINGLE_CASES = nonEmpty(TYPES.flatMap((type) =>
-  relationshipsOf(type).flatMap((rel) => {
-    const members = nonEmpty(oracle.members(type), type);
-    const full = members.find((m) => oracle.related(type, m.iri, rel.name).length > 0);
-    const empty = members.find((m) => oracle.related(type, m.iri, rel.name).length === 0);
-    return [full, empty].filter((m): m is Resource => m !== undefined).map((member) => ({ type, rel: rel.name, member }));
-  }),
-), 'the single-resource include cases');
+const SINGLE_CASES = nonEmpty(
+  TYPES.flatMap((type) =>
+    relationshipsOf(type).flatMap((rel) => {
+      const members = nonEmpty(oracle.members(type), type);
+      const full = members.find((m) => oracle.related(type, m.iri, rel.name).length > 0);
+      const empty = members.find((m) => oracle.related(type, m.iri, rel.name).length === 0);
+      return [full, empty]
+        .filter((m): m is Resource => m !== undefined)
+        .map((member) => ({ type, rel: rel.name, member }));
+    }),
+  ),
+  'the single-resource include cases',
+);
 
 /** Each relationship of a related URL's target type, from a member whose relationship reaches something. */
-const RELATED_CASES = nonEmpty(TYPES.flatMap((type) =>
-  relationshipsOf(type).flatMap((rel) => {
-    const member = oracle.members(type).find((m) => oracle.related(type, m.iri, rel.name).length > 0);
-    return member ? relationshipsOf(rel.target).map((next) => ({ type, rel: rel.name, member, include: next.name, toMany: rel.cardinality === 'many' })) : [];
-  }),
-), 'the related-URL include cases');
+const RELATED_CASES = nonEmpty(
+  TYPES.flatMap((type) =>
+    relationshipsOf(type).flatMap((rel) => {
+      const member = oracle.members(type).find((m) => oracle.related(type, m.iri, rel.name).length > 0);
+      return member
+        ? relationshipsOf(rel.target).map((next) => ({
+            type,
+            rel: rel.name,
+            member,
+            include: next.name,
+            toMany: rel.cardinality === 'many',
+          }))
+        : [];
+    }),
+  ),
+  'the related-URL include cases',
+);
 
 describeEachStore('include: compound documents (spec: inclusion of related resources)', (h) => {
   it.each(TYPES.flatMap((type) => relationshipsOf(type).map((rel) => ({ type, rel: rel.name }))))(
@@ -63,12 +81,15 @@ describeEachStore('include: compound documents (spec: inclusion of related resou
     expect(queryCount(response)).toBe(2);
   });
 
-  it.each(RELATED_CASES)('GET /$type/$member.id/$rel?include=$include', async ({ type, rel, member, include, toMany }) => {
-    const target = mapping.types.get(type)!.relationships.get(rel)!.target;
-    const related = oracle.related(type, member.iri, rel);
-    const response = await h().api.get(`/${type}/${member.id}/${rel}?include=${include}`);
-    expectCompound(response, oracle.compound(target, toMany ? related : related.slice(0, 1), include), !toMany);
-  });
+  it.each(RELATED_CASES)(
+    'GET /$type/$member.id/$rel?include=$include',
+    async ({ type, rel, member, include, toMany }) => {
+      const target = mapping.types.get(type)!.relationships.get(rel)!.target;
+      const related = oracle.related(type, member.iri, rel);
+      const response = await h().api.get(`/${type}/${member.id}/${rel}?include=${include}`);
+      expectCompound(response, oracle.compound(target, toMany ? related : related.slice(0, 1), include), !toMany);
+    },
+  );
 
   it.each([
     ['trade-activities', 'concerns.broader-concepts'],
@@ -115,7 +136,8 @@ describeEachStore('include: compound documents (spec: inclusion of related resou
       ['amount,origin,destination,concerns', 4],
       ['', 3],
     ];
-    for (const [include, queries] of levels) expect(queryCount(await h().api.get(`/trade-activities?include=${include}`)), include).toBe(queries);
+    for (const [include, queries] of levels)
+      expect(queryCount(await h().api.get(`/trade-activities?include=${include}`)), include).toBe(queries);
     // A single resource: the lookup and one query per level.
     expect(queryCount(await h().api.get('/concepts/010201?include=broader-concepts.broader-concepts'))).toBe(3);
     expect(queryCount(await h().api.get(`/trade-activities/${activities[0]!.id}?include=origin.country`))).toBe(3);
@@ -123,7 +145,9 @@ describeEachStore('include: compound documents (spec: inclusion of related resou
 
   it('a level that reaches nothing sends no query for the levels below it', async () => {
     const none = activities.find((m) => oracle.related('trade-activities', m.iri, 'concerns').length === 0)!;
-    const response = await h().api.get(`/trade-activities/${none.id}?include=concerns.broader-concepts.broader-concepts`);
+    const response = await h().api.get(
+      `/trade-activities/${none.id}?include=concerns.broader-concepts.broader-concepts`,
+    );
     expectCompound(response, oracle.compound('trade-activities', [none], 'concerns'), true);
     expect(response.body.data.relationships.concerns.data).toEqual([]);
     expect(queryCount(response)).toBe(2);
@@ -150,7 +174,9 @@ describeEachStore('include: compound documents (spec: inclusion of related resou
     const response = await h().api.get('/trade-activities/7c1e0a42?include=');
     expect(response.status).toBe(200);
     expect(response.body.included).toEqual([]);
-    expect(response.body.data).toEqual(oracle.resourceObject('trade-activities', oracle.member('trade-activities', '7c1e0a42')!));
+    expect(response.body.data).toEqual(
+      oracle.resourceObject('trade-activities', oracle.member('trade-activities', '7c1e0a42')!),
+    );
   });
 
   it('without include there is no included member and no linkage', async () => {
@@ -160,7 +186,9 @@ describeEachStore('include: compound documents (spec: inclusion of related resou
   });
 
   it('a to-one related URL with include: null data still has included []', async () => {
-    const noDestination = activities.find((m) => oracle.related('trade-activities', m.iri, 'destination').length === 0)!;
+    const noDestination = activities.find(
+      (m) => oracle.related('trade-activities', m.iri, 'destination').length === 0,
+    )!;
     const response = await h().api.get(`/trade-activities/${noDestination.id}/destination?include=country`);
     expect(response.status).toBe(200);
     expect(response.body.data).toBeNull();
@@ -168,7 +196,11 @@ describeEachStore('include: compound documents (spec: inclusion of related resou
   });
 
   it('a missing resource is still a 404 with include', async () => {
-    for (const path of ['/concepts/0c0c?include=broader-concepts', '/trade-activities/abcdef0123?include=concerns', '/trade-activities/abcdef0123/concerns?include=broader-concepts']) {
+    for (const path of [
+      '/concepts/0c0c?include=broader-concepts',
+      '/trade-activities/abcdef0123?include=concerns',
+      '/trade-activities/abcdef0123/concerns?include=broader-concepts',
+    ]) {
       const response = await h().api.get(path);
       expect(response.status, path).toBe(404);
     }
@@ -180,24 +212,38 @@ describeEachStore('include: compound documents (spec: inclusion of related resou
     ['/trade-activities?include=financial-year', /has no relationship 'financial-year'/],
     ['/trade-activities?include=concerns,', /empty relationship name/],
     ['/trade-activities?include=concerns..broader-concepts', /empty relationship name/],
-    ['/trade-activities?include=concerns.broader-concepts.broader-concepts.broader-concepts', /follows 4 relationships; include paths may follow at most 3/],
+    [
+      '/trade-activities?include=concerns.broader-concepts.broader-concepts.broader-concepts',
+      /follows 4 relationships; include paths may follow at most 3/,
+    ],
     ['/trade-activities/7c1e0a42?include=amount.value', /amounts has no relationship 'value'/],
     // A related URL's include starts from the target type.
     ['/trade-activities/7c1e0a42/concerns?include=concerns', /concepts has no relationship 'concerns'/],
     // Relationship URLs answer with resource identifiers only.
-    ['/trade-activities/7c1e0a42/links/concerns?include=concerns', /relationship URL answers with resource identifiers only/],
+    [
+      '/trade-activities/7c1e0a42/links/concerns?include=concerns',
+      /relationship URL answers with resource identifiers only/,
+    ],
     ['/trade-activities/7c1e0a42/relationships/origin?include=country', /relationship URL/],
   ])('400 naming include: %s', async (path, detail) => {
     const response = await h().api.get(path);
     expect(response.status).toBe(400);
     expect(response.body.errors).toHaveLength(1);
-    expect(response.body.errors[0]).toMatchObject({ status: '400', title: 'Invalid query parameter', source: { parameter: 'include' } });
+    expect(response.body.errors[0]).toMatchObject({
+      status: '400',
+      title: 'Invalid query parameter',
+      source: { parameter: 'include' },
+    });
     expect(response.body.errors[0].detail).toMatch(detail);
     expect(queryCount(response)).toBe(0);
   });
 
   it('the depth limit is per dataset', async () => {
-    const api = await ApiClient.listen(createApp({ datasets: [{ name: 'shallow', mapping, store: h().store, linkBase: '', options: { includeDepth: 1 } }] }));
+    const api = await ApiClient.listen(
+      createApp({
+        datasets: [{ name: 'shallow', mapping, store: h().store, linkBase: '', options: { includeDepth: 1 } }],
+      }),
+    );
     try {
       const refused = await api.get('/trade-activities?include=origin.country');
       expect(refused.status).toBe(400);

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Parser, type Quad, type Term } from 'n3';
 import { afterAll, describe, expect, test } from 'vitest';
-import { LoadError } from '../../src/load/http.js';
-import { loadFiles, type LoadProgress } from '../../src/load/load-files.js';
 import { runLoad } from '../../src/cli/load-command.js';
-import { endpointOrSkip, startTestEndpoint } from '../support/virtuoso.js';
+import { LoadError } from '../../src/load/http.js';
+import { type LoadProgress, loadFiles } from '../../src/load/load-files.js';
 import { captureIo } from '../support/cli-io.js';
+import { endpointOrSkip, startTestEndpoint } from '../support/virtuoso.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/load/${name}`, import.meta.url));
 const SMALL = fixture('small.ttl');
@@ -72,9 +72,13 @@ async function expectBlankNodesIntact(graph: string): Promise<void> {
   const ex = 'http://example.org/load/';
   const address = await select(`SELECT ?street ?city ?lat FROM <${graph}> WHERE {
     <${ex}alice> <${ex}address> ?a . ?a <${ex}street> ?street ; <${ex}city> ?city ; <${ex}geo> ?g . ?g <${ex}lat> ?lat }`);
-  expect(address.map((r) => [r.street?.value, r.city?.value, r.lat?.value])).toEqual([['Main St 1', 'Athens', '37.98']]);
+  expect(address.map((r) => [r.street?.value, r.city?.value, r.lat?.value])).toEqual([
+    ['Main St 1', 'Athens', '37.98'],
+  ]);
   // Both files say `_:x`: two different nodes, each with its own name.
-  const tags = await select(`SELECT ?who ?name FROM <${graph}> WHERE { ?who <${ex}tag> ?t . ?t <${ex}name> ?name } ORDER BY ?who`);
+  const tags = await select(
+    `SELECT ?who ?name FROM <${graph}> WHERE { ?who <${ex}tag> ?t . ?t <${ex}name> ?name } ORDER BY ?who`,
+  );
   expect(tags.map((r) => [r.who?.value, r.name?.value])).toEqual([
     [`${ex}bob`, 'tag from small.ttl'],
     [`${ex}carol`, 'tag from other.nt'],
@@ -85,34 +89,59 @@ describe.skipIf(!endpoint)('loadFiles against Virtuoso', () => {
   const e = endpoint!;
   const expected = expectedTriples(SMALL, OTHER);
   const isVirtuoso = e?.name === 'virtuoso'; // not an external SPARQL_ENDPOINT
-  const graphStoreUrl = isVirtuoso ? e.endpointUrl.replace(/\/sparql$/, '/sparql-graph-crud') : process.env.SPARQL_GRAPH_STORE;
+  const graphStoreUrl = isVirtuoso
+    ? e.endpointUrl.replace(/\/sparql$/, '/sparql-graph-crud')
+    : process.env.SPARQL_GRAPH_STORE;
   const used: string[] = [];
   afterAll(async () => {
     // An external store keeps its data: drop the graphs written here (the harness drops e.graph).
-    if (!isVirtuoso) for (const g of used) await fetch(e.endpointUrl, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: `DROP SILENT GRAPH <${g}>` });
+    if (!isVirtuoso)
+      for (const g of used)
+        await fetch(e.endpointUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/sparql-update' },
+          body: `DROP SILENT GRAPH <${g}>`,
+        });
     await e?.stop();
   });
-  const graphFor = (name: string) => (used.push(`${e.graph}/${name}`), `${e.graph}/${name}`);
+  const graphFor = (name: string) => {
+    used.push(`${e.graph}/${name}`);
+    return `${e.graph}/${name}`;
+  };
 
   test('harness: the endpoint started and lets plain HTTP update', () => {
     console.log(`loader test endpoint: ${e.description}, started in ${e.startupMs} ms`);
     expect(e.endpointUrl).toMatch(/^https?:\/\/.+/);
   });
 
-  test.skipIf(!graphStoreUrl)('Graph Store Protocol: exactly the fixture triples arrive, blank nodes intact', async () => {
-    const graph = graphFor('gsp');
-    const result = await loadFiles({ endpointUrl: e.endpointUrl, graphStoreUrl, graph, files: [SMALL, OTHER], batchTriples: 3 });
-    expect(result).toMatchObject({ triples: expected.length, protocol: 'graph-store' });
-    expect(await storedTriples(graph)).toEqual(expected);
-    await expectBlankNodesIntact(graph);
-  });
+  test.skipIf(!graphStoreUrl)(
+    'Graph Store Protocol: exactly the fixture triples arrive, blank nodes intact',
+    async () => {
+      const graph = graphFor('gsp');
+      const result = await loadFiles({
+        endpointUrl: e.endpointUrl,
+        graphStoreUrl,
+        graph,
+        files: [SMALL, OTHER],
+        batchTriples: 3,
+      });
+      expect(result).toMatchObject({ triples: expected.length, protocol: 'graph-store' });
+      expect(await storedTriples(graph)).toEqual(expected);
+      await expectBlankNodesIntact(graph);
+    },
+  );
 
   test('SPARQL Update in batches of two: the same triples, blank nodes intact, progress reported', async () => {
     const graph = graphFor('update');
     const progress: LoadProgress[] = [];
     const result = await loadFiles({
-      endpointUrl: e.endpointUrl, graph, files: [SMALL, OTHER], graphStoreUrl: false,
-      batchTriples: 2, progressEvery: 5, onProgress: (p) => progress.push(p),
+      endpointUrl: e.endpointUrl,
+      graph,
+      files: [SMALL, OTHER],
+      graphStoreUrl: false,
+      batchTriples: 2,
+      progressEvery: 5,
+      onProgress: (p) => progress.push(p),
     });
     expect(result).toMatchObject({ triples: expected.length, protocol: 'update' });
     expect(await storedTriples(graph)).toEqual(expected);
@@ -127,7 +156,15 @@ describe.skipIf(!endpoint)('loadFiles against Virtuoso', () => {
     const auth = e.endpointUrl.replace(/\/sparql$/, '/sparql-auth');
     const graph = graphFor('digest');
     for (const graphStore of [undefined, false] as const) {
-      const result = await loadFiles({ endpointUrl: auth, graph, files: [SMALL], user: 'dba', password: 'dba', graphStoreUrl: graphStore, batchTriples: 5 });
+      const result = await loadFiles({
+        endpointUrl: auth,
+        graph,
+        files: [SMALL],
+        user: 'dba',
+        password: 'dba',
+        graphStoreUrl: graphStore,
+        batchTriples: 5,
+      });
       expect(result.protocol).toBe(graphStore === false ? 'update' : 'graph-store');
     }
     // Loaded twice: triples without blank nodes merge, those with blank nodes are new nodes.
@@ -142,12 +179,21 @@ describe.skipIf(!endpoint)('loadFiles against Virtuoso', () => {
     const code = await runLoad(['--endpoint', e.endpointUrl, '--graph-store', wrong, '--graph', e.graph, SMALL], io);
     expect(code).toBe(1);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^load failed: Graph Store endpoint ${wrong}\\?graph=\\S+ refused the data: HTTP 4\\d\\d`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^load failed: Graph Store endpoint ${wrong}\\?graph=\\S+ refused the data: HTTP 4\\d\\d`),
+    );
     expect(lines[0]).not.toMatch(/\n\s+at /);
 
     if (!isVirtuoso) return;
     const auth = e.endpointUrl.replace(/\/sparql$/, '/sparql-auth');
-    const refused = loadFiles({ endpointUrl: auth, graph: e.graph, files: [SMALL], graphStoreUrl: false, user: 'dba', password: 'wrong' });
+    const refused = loadFiles({
+      endpointUrl: auth,
+      graph: e.graph,
+      files: [SMALL],
+      graphStoreUrl: false,
+      user: 'dba',
+      password: 'wrong',
+    });
     await expect(refused).rejects.toThrow(LoadError);
     await expect(refused).rejects.toThrow(`SPARQL Update endpoint ${auth} refused the data: HTTP 401`);
   });
@@ -167,8 +213,14 @@ describe('runLoad usage', () => {
   test('a missing file, unknown format or syntax error is reported before anything is sent', async () => {
     const broken = join(await mkdtemp(join(tmpdir(), 'load-test-')), 'broken.ttl');
     await writeFile(broken, '<http://x/s> <http://x/p> "unterminated .\n');
-    await expect(loadFiles({ endpointUrl: 'http://127.0.0.1:9/sparql', files: [broken] })).rejects.toThrow(`${broken}: Unexpected`);
-    await expect(loadFiles({ endpointUrl: 'http://127.0.0.1:9/sparql', files: ['nope.ttl'] })).rejects.toThrow('nope.ttl: file not found');
-    await expect(loadFiles({ endpointUrl: 'http://127.0.0.1:9/sparql', files: ['data.rdf'] })).rejects.toThrow('unknown RDF format');
+    await expect(loadFiles({ endpointUrl: 'http://127.0.0.1:9/sparql', files: [broken] })).rejects.toThrow(
+      `${broken}: Unexpected`,
+    );
+    await expect(loadFiles({ endpointUrl: 'http://127.0.0.1:9/sparql', files: ['nope.ttl'] })).rejects.toThrow(
+      'nope.ttl: file not found',
+    );
+    await expect(loadFiles({ endpointUrl: 'http://127.0.0.1:9/sparql', files: ['data.rdf'] })).rejects.toThrow(
+      'unknown RDF format',
+    );
   });
 });

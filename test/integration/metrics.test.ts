@@ -1,4 +1,3 @@
-import { closedPort } from '../support/closed-port.js';
 /**
  * `/metrics` (issue 5): Prometheus text, outside JSON:API negotiation; counters that move by
  * exactly what known requests should add; route labels that are URL shapes, never raw paths.
@@ -8,6 +7,7 @@ import { createApp } from '../../src/app.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import { createHttpStore } from '../../src/store/http-store.js';
 import { ApiClient, queryCount } from '../support/api-client.js';
+import { closedPort } from '../support/closed-port.js';
 import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { metricValue, parseMetrics } from '../support/metrics-text.js';
@@ -18,7 +18,14 @@ const oracle = Oracle.fromFile(SAMPLE_DATA, mapping);
 const concept = oracle.members('concepts')[0]!.id;
 const ACCEPT = { Accept: 'application/vnd.api+json' };
 
-const METRICS = ['http_requests_total', 'http_request_duration_seconds', 'sparql_queries_total', 'sparql_query_duration_seconds', 'response_cache_hits_total', 'response_cache_misses_total'];
+const METRICS = [
+  'http_requests_total',
+  'http_request_duration_seconds',
+  'sparql_queries_total',
+  'sparql_query_duration_seconds',
+  'response_cache_hits_total',
+  'response_cache_misses_total',
+];
 
 describeEachStore('/metrics', (h) => {
   it.each([{}, ACCEPT, { Accept: 'text/plain' }, { Accept: 'application/openmetrics-text; version=1.0.0' }])(
@@ -35,7 +42,8 @@ describeEachStore('/metrics', (h) => {
     const before = await h().api.metrics();
     const response = await h().api.get(`/concepts/${concept}`);
     const after = await h().api.metrics();
-    const delta = (name: string, l: Record<string, string>) => metricValue(after, name, l) - metricValue(before, name, l);
+    const delta = (name: string, l: Record<string, string>) =>
+      metricValue(after, name, l) - metricValue(before, name, l);
 
     expect(response.status).toBe(200);
     expect(queryCount(response)).toBeGreaterThan(0);
@@ -49,9 +57,24 @@ describeEachStore('/metrics', (h) => {
 
   it.each<[string, string, string, Record<string, string>]>([
     ['GET', '/concepts', '', { dataset: 'sample', route: '/:type', status: '200' }],
-    ['GET', `/concepts/${concept}/broader-concepts`, '', { dataset: 'sample', route: '/:type/:id/:relationship', status: '200' }],
-    ['GET', `/concepts/${concept}/links/broader-concepts`, '', { dataset: 'sample', route: '/:type/:id/links/:relationship', status: '200' }],
-    ['GET', `/concepts/${concept}/relationships/broader-concepts`, '', { dataset: 'sample', route: '/:type/:id/relationships/:relationship', status: '200' }],
+    [
+      'GET',
+      `/concepts/${concept}/broader-concepts`,
+      '',
+      { dataset: 'sample', route: '/:type/:id/:relationship', status: '200' },
+    ],
+    [
+      'GET',
+      `/concepts/${concept}/links/broader-concepts`,
+      '',
+      { dataset: 'sample', route: '/:type/:id/links/:relationship', status: '200' },
+    ],
+    [
+      'GET',
+      `/concepts/${concept}/relationships/broader-concepts`,
+      '',
+      { dataset: 'sample', route: '/:type/:id/relationships/:relationship', status: '200' },
+    ],
     ['GET', `/api/mirror/concepts/${concept}`, '', { dataset: 'mirror', route: '/:type/:id', status: '200' }],
     ['HEAD', `/concepts/${concept}`, '', { dataset: 'sample', route: '/:type/:id', status: '200' }],
     ['GET', '/concepts/abcdef', '', { dataset: 'sample', route: '/:type/:id', status: '404' }],
@@ -67,12 +90,15 @@ describeEachStore('/metrics', (h) => {
     const after = await h().api.metrics();
     expect(String(response.status)).toBe(labels.status);
     const exact = { ...labels, method };
-    expect(metricValue(after, 'http_requests_total', exact) - metricValue(before, 'http_requests_total', exact)).toBe(1);
+    expect(metricValue(after, 'http_requests_total', exact) - metricValue(before, 'http_requests_total', exact)).toBe(
+      1,
+    );
     // No raw path, id or unknown name ever becomes a label value.
     for (const sample of parseMetrics(after)) {
       for (const value of Object.values(sample.labels)) {
         expect(value).not.toMatch(/secret-dataset|at-all-9c1d|abcdef|broader-concepts|sort=/);
-        if (value.startsWith('/')) expect(value).toMatch(/^\/(health|metrics|:type(\/:id(\/(links|relationships))?(\/:relationship)?)?)$/);
+        if (value.startsWith('/'))
+          expect(value).toMatch(/^\/(health|metrics|:type(\/:id(\/(links|relationships))?(\/:relationship)?)?)$/);
       }
     }
   });
@@ -80,7 +106,9 @@ describeEachStore('/metrics', (h) => {
   it('scrapes are counted too, under /metrics', async () => {
     await h().api.metrics();
     const text = await h().api.metrics();
-    expect(metricValue(text, 'http_requests_total', { dataset: '', route: '/metrics', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      metricValue(text, 'http_requests_total', { dataset: '', route: '/metrics', method: 'GET', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
   });
 });
 
@@ -98,9 +126,14 @@ describe('/metrics: store failures are counted by outcome', () => {
     const response = await api.get(`/concepts/${concept}`);
     const after = await api.metrics();
     expect(response.status).toBe(502);
-    expect(metricValue(after, 'sparql_queries_total', { dataset: 'down', outcome: 'unavailable' }) - metricValue(before, 'sparql_queries_total', { dataset: 'down', outcome: 'unavailable' })).toBe(1);
+    expect(
+      metricValue(after, 'sparql_queries_total', { dataset: 'down', outcome: 'unavailable' }) -
+        metricValue(before, 'sparql_queries_total', { dataset: 'down', outcome: 'unavailable' }),
+    ).toBe(1);
     expect(metricValue(after, 'sparql_queries_total', { outcome: 'ok' })).toBe(0);
     const labels = { dataset: 'down', route: '/:type/:id', method: 'GET', status: '502' };
-    expect(metricValue(after, 'http_requests_total', labels) - metricValue(before, 'http_requests_total', labels)).toBe(1);
+    expect(metricValue(after, 'http_requests_total', labels) - metricValue(before, 'http_requests_total', labels)).toBe(
+      1,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
-import { queryCount, type ApiClient } from '../support/api-client.js';
+import { type ApiClient, queryCount } from '../support/api-client.js';
 import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { nonEmpty } from '../support/non-empty.js';
@@ -10,7 +10,11 @@ const mapping = await loadMapping(SAMPLE_MAPPING);
 const oracle = Oracle.fromFile(SAMPLE_DATA, mapping);
 const activities = nonEmpty(oracle.members('trade-activities'), 'trade-activities');
 /** The activity with the most concerns, so that its related collection spans pages. */
-const busy = [...activities].sort((a, b) => oracle.related('trade-activities', b.iri, 'concerns').length - oracle.related('trade-activities', a.iri, 'concerns').length)[0]!;
+const busy = [...activities].sort(
+  (a, b) =>
+    oracle.related('trade-activities', b.iri, 'concerns').length -
+    oracle.related('trade-activities', a.iri, 'concerns').length,
+)[0]!;
 
 /** Follows `next` (or `prev`) links from `start` to the end; every page must validate and carry at most `size` resources. */
 async function walk(api: ApiClient, start: string, direction: 'next' | 'prev', size: number) {
@@ -19,7 +23,11 @@ async function walk(api: ApiClient, start: string, direction: 'next' | 'prev', s
     const response = await api.get(url);
     expect(response.status, url).toBe(200);
     expect(response.body.data.length, url).toBeLessThanOrEqual(size);
-    pages.push({ ids: response.body.data.map((r: { id: string }) => r.id), body: response.body, queries: queryCount(response) });
+    pages.push({
+      ids: response.body.data.map((r: { id: string }) => r.id),
+      body: response.body,
+      queries: queryCount(response),
+    });
     url = response.body.links[direction];
     expect(pages.length, 'walk ends').toBeLessThan(50);
   }
@@ -27,42 +35,70 @@ async function walk(api: ApiClient, start: string, direction: 'next' | 'prev', s
 }
 
 const LISTS = [
-  { what: 'trade-activities by -financial-year (default sort)', path: '/trade-activities', query: '', expected: () => oracle.order('trade-activities', activities, '-financial-year') },
-  { what: 'trade-activities by concerns.label,-id', path: '/trade-activities', query: 'sort=concerns.label,-id', expected: () => oracle.order('trade-activities', activities, 'concerns.label,-id') },
-  { what: 'concepts by -label', path: '/concepts', query: 'sort=-label', expected: () => oracle.order('concepts', oracle.members('concepts'), '-label') },
-  { what: 'a to-many related collection', path: `/trade-activities/${busy.id}/concerns`, query: 'sort=-notation', expected: () => oracle.order('concepts', oracle.related('trade-activities', busy.iri, 'concerns'), '-notation') },
+  {
+    what: 'trade-activities by -financial-year (default sort)',
+    path: '/trade-activities',
+    query: '',
+    expected: () => oracle.order('trade-activities', activities, '-financial-year'),
+  },
+  {
+    what: 'trade-activities by concerns.label,-id',
+    path: '/trade-activities',
+    query: 'sort=concerns.label,-id',
+    expected: () => oracle.order('trade-activities', activities, 'concerns.label,-id'),
+  },
+  {
+    what: 'concepts by -label',
+    path: '/concepts',
+    query: 'sort=-label',
+    expected: () => oracle.order('concepts', oracle.members('concepts'), '-label'),
+  },
+  {
+    what: 'a to-many related collection',
+    path: `/trade-activities/${busy.id}/concerns`,
+    query: 'sort=-notation',
+    expected: () => oracle.order('concepts', oracle.related('trade-activities', busy.iri, 'concerns'), '-notation'),
+  },
 ];
 
 describeEachStore('offset pagination (page[number], page[size])', (h) => {
-  it.each(LISTS)('next links walk $what once each, in order; prev links walk back', async ({ what, path, query, expected }) => {
-    const order = nonEmpty(expected(), what);
-    const size = 2;
-    const start = `${path}?${query}${query ? '&' : ''}page[size]=${size}`;
-    const forward = await walk(h().api, start, 'next', size);
-    expect(forward.flatMap((p) => p.ids)).toEqual(order);
-    expect(forward).toHaveLength(Math.max(1, Math.ceil(order.length / size)));
-    for (const [number, page] of forward.entries()) {
-      expect(page.body.meta).toEqual({ count: order.length });
-      expect(page.body.links.prev === null).toBe(number === 0);
-      expect(page.body.links.first).toBe(`${path}?${query}${query ? '&' : ''}page%5Bnumber%5D=0&page%5Bsize%5D=${size}`);
-      expect(page.body.links.last).toBe(forward.at(-1)!.body.links.self);
-      expect(page.queries).toBeLessThanOrEqual(3); // list, count, fetch
-    }
-    const backward = await walk(h().api, forward.at(-1)!.body.links.self, 'prev', size);
-    expect(backward.reverse().flatMap((p) => p.ids)).toEqual(order);
-  });
+  it.each(LISTS)(
+    'next links walk $what once each, in order; prev links walk back',
+    async ({ what, path, query, expected }) => {
+      const order = nonEmpty(expected(), what);
+      const size = 2;
+      const start = `${path}?${query}${query ? '&' : ''}page[size]=${size}`;
+      const forward = await walk(h().api, start, 'next', size);
+      expect(forward.flatMap((p) => p.ids)).toEqual(order);
+      expect(forward).toHaveLength(Math.max(1, Math.ceil(order.length / size)));
+      for (const [number, page] of forward.entries()) {
+        expect(page.body.meta).toEqual({ count: order.length });
+        expect(page.body.links.prev === null).toBe(number === 0);
+        expect(page.body.links.first).toBe(
+          `${path}?${query}${query ? '&' : ''}page%5Bnumber%5D=0&page%5Bsize%5D=${size}`,
+        );
+        expect(page.body.links.last).toBe(forward.at(-1)!.body.links.self);
+        expect(page.queries).toBeLessThanOrEqual(3); // list, count, fetch
+      }
+      const backward = await walk(h().api, forward.at(-1)!.body.links.self, 'prev', size);
+      expect(backward.reverse().flatMap((p) => p.ids)).toEqual(order);
+    },
+  );
 
-  it.each(LISTS)('without a count ($what): no last, no meta.count, next found by one extra row', async ({ what, path, query, expected }) => {
-    const order = nonEmpty(expected(), what);
-    const forward = await walk(h().api, `/api/uncounted${path}?${query}`, 'next', 4);
-    expect(forward.flatMap((p) => p.ids)).toEqual(order);
-    for (const page of forward) {
-      expect(page.body.meta).toBeUndefined();
-      expect(page.body.links).not.toHaveProperty('last');
-      expect(page.body.links.first).toMatch(/page%5Bnumber%5D=0$/);
-      expect(page.queries).toBeLessThanOrEqual(2); // list, fetch
-    }
-  });
+  it.each(LISTS)(
+    'without a count ($what): no last, no meta.count, next found by one extra row',
+    async ({ what, path, query, expected }) => {
+      const order = nonEmpty(expected(), what);
+      const forward = await walk(h().api, `/api/uncounted${path}?${query}`, 'next', 4);
+      expect(forward.flatMap((p) => p.ids)).toEqual(order);
+      for (const page of forward) {
+        expect(page.body.meta).toBeUndefined();
+        expect(page.body.links).not.toHaveProperty('last');
+        expect(page.body.links.first).toMatch(/page%5Bnumber%5D=0$/);
+        expect(page.queries).toBeLessThanOrEqual(2); // list, fetch
+      }
+    },
+  );
 
   it('the default page size is 20 and pages count from 0', async () => {
     const order = oracle.order('concepts', oracle.members('concepts'), 'id');
@@ -81,13 +117,16 @@ describeEachStore('offset pagination (page[number], page[size])', (h) => {
     expect(response.body.links.prev).toBe('/trade-activities?page%5Bnumber%5D=39&page%5Bsize%5D=5');
   });
 
-  it.each(['/api/uncounted', ''])('a page past the end of a related collection is empty, and a missing parent still 404 (%s)', async (prefix) => {
-    const past = await h().api.get(`${prefix}/trade-activities/${busy.id}/concerns?page[number]=30&page[size]=2`);
-    expect(past.status).toBe(200);
-    expect(past.body.data).toEqual([]);
-    const missing = await h().api.get(`${prefix}/trade-activities/abcdef0123/concerns?page[number]=30&page[size]=2`);
-    expect(missing.status).toBe(404);
-  });
+  it.each(['/api/uncounted', ''])(
+    'a page past the end of a related collection is empty, and a missing parent still 404 (%s)',
+    async (prefix) => {
+      const past = await h().api.get(`${prefix}/trade-activities/${busy.id}/concerns?page[number]=30&page[size]=2`);
+      expect(past.status).toBe(200);
+      expect(past.body.data).toEqual([]);
+      const missing = await h().api.get(`${prefix}/trade-activities/abcdef0123/concerns?page[number]=30&page[size]=2`);
+      expect(missing.status).toBe(404);
+    },
+  );
 
   it('links keep the other query parameters, encoded as valid URI references', async () => {
     const response = await h().api.get('/concepts?sort=-label,notation&page[size]=3&page[number]=1');

@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
 import { writeDataset } from '../../scripts/generate.js';
 import { createApp } from '../../src/app.js';
@@ -22,7 +22,10 @@ const endpoint = inject('endpoint');
 
 for (const storeName of STORE_NAMES) {
   if (storeName === 'virtuoso' && 'skip' in endpoint) {
-    if (process.env.CI === 'true') test('[virtuoso] query counts have a Virtuoso', () => { throw new Error(endpoint.skip); });
+    if (process.env.CI === 'true')
+      test('[virtuoso] query counts have a Virtuoso', () => {
+        throw new Error(endpoint.skip);
+      });
     continue;
   }
   describe(`[${storeName}] queries per request on ${ACTIVITIES} generated activities`, () => {
@@ -40,7 +43,11 @@ for (const storeName of STORE_NAMES) {
         await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [file] });
         store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
       }
-      api = await ApiClient.listen(createApp({ datasets: [{ name: 'generated', mapping: await loadMapping(SAMPLE_MAPPING), store, linkBase: '' }] }));
+      api = await ApiClient.listen(
+        createApp({
+          datasets: [{ name: 'generated', mapping: await loadMapping(SAMPLE_MAPPING), store, linkBase: '' }],
+        }),
+      );
     });
     afterAll(async () => {
       await api?.close();
@@ -49,7 +56,9 @@ for (const storeName of STORE_NAMES) {
     });
 
     it('a full page of the largest size, sorted through a to-many relationship, takes 3 queries (list, count, fetch)', async () => {
-      const response = await api.get('/trade-activities?sort=-concerns.label,origin.country.name&page[size]=100&page[number]=1');
+      const response = await api.get(
+        '/trade-activities?sort=-concerns.label,origin.country.name&page[size]=100&page[number]=1',
+      );
       expect(response.body.data).toHaveLength(100);
       expect(response.body.meta.count).toBe(ACTIVITIES);
       expect(queryCount(response)).toBe(3);
@@ -67,11 +76,17 @@ for (const storeName of STORE_NAMES) {
         ['/concepts?sort=-narrower-concepts.label', 3],
         // list, count, fetch, and one query per include level for the whole page
         ['/trade-activities?include=concerns.broader-concepts&page[size]=100', 5],
-        ['/trade-activities?include=concerns.broader-concepts.narrower-concepts,origin.country,destination,amount&page[size]=100', 6],
+        [
+          '/trade-activities?include=concerns.broader-concepts.narrower-concepts,origin.country,destination,amount&page[size]=100',
+          6,
+        ],
         [`/trade-activities/${first.id}?include=concerns.broader-concepts`, 3],
         // no attribute in the fieldset: nothing to fetch
         ['/trade-activities?fields[trade-activities]=concerns&page[size]=100', 2],
-        ['/trade-activities?filter[concerns.label][contains]=e&filter[financial-year][gte]=2000-01-01Z&filter[destination][exists]=true&page[size]=100', 3],
+        [
+          '/trade-activities?filter[concerns.label][contains]=e&filter[financial-year][gte]=2000-01-01Z&filter[destination][exists]=true&page[size]=100',
+          3,
+        ],
         [`/trade-activities/${first.id}/concerns?filter[notation][ne]=x&sort=-label`, 3],
       ];
       for (const [path, queries] of costs) {

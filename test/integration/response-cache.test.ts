@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { Dataset } from '../../src/dataset.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
-import { ApiClient, queryCount, type ApiResponse } from '../support/api-client.js';
+import { ApiClient, type ApiResponse, queryCount } from '../support/api-client.js';
 import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { metricValue } from '../support/metrics-text.js';
@@ -44,7 +44,9 @@ describeEachStore('response cache', (h) => {
     };
   }
   async function listen(maxBytes?: number): Promise<ApiClient> {
-    const client = await ApiClient.listen(createApp({ datasets: datasets(), responseCache: { clock: { now: () => now }, ...(maxBytes && { maxBytes }) } }));
+    const client = await ApiClient.listen(
+      createApp({ datasets: datasets(), responseCache: { clock: { now: () => now }, ...(maxBytes && { maxBytes }) } }),
+    );
     opened.push(client);
     return client;
   }
@@ -64,7 +66,11 @@ describeEachStore('response cache', (h) => {
     const afterSecond = await counters(api);
 
     expect(isMiss(first), timing(first)).toBe(true);
-    expect(afterFirst).toEqual({ queries: before.queries + queryCount(first), hits: before.hits, misses: before.misses + 1 });
+    expect(afterFirst).toEqual({
+      queries: before.queries + queryCount(first),
+      hits: before.hits,
+      misses: before.misses + 1,
+    });
     expect(isHit(second), timing(second)).toBe(true);
     expect(afterSecond).toEqual({ ...afterFirst, hits: afterFirst.hits + 1 });
     expect(second.status).toBe(200);
@@ -149,12 +155,18 @@ describeEachStore('response cache', (h) => {
     expect([queryCount(first), queryCount(second)]).toEqual([queryCount(first), queryCount(first)]);
     expect(queryCount(first)).toBeGreaterThan(0);
     expect(timing(second)).not.toContain('cache');
-    expect(await counters(api, 'uncached')).toEqual({ queries: before.queries + 2 * queryCount(first), hits: 0, misses: 0 });
+    expect(await counters(api, 'uncached')).toEqual({
+      queries: before.queries + 2 * queryCount(first),
+      hits: 0,
+      misses: 0,
+    });
   });
 
   it('the memory bound evicts the least recently used entry', async () => {
     const [a, b] = [concepts[4]!, concepts[5]!];
-    const sizes = await Promise.all([a, b].map(async (url) => Number((await h().api.get(url)).headers.get('content-length'))));
+    const sizes = await Promise.all(
+      [a, b].map(async (url) => Number((await h().api.get(url)).headers.get('content-length'))),
+    );
     // Room for either body with its key and ETag, not for both.
     const bounded = await listen(sizes[0]! + sizes[1]! - 1);
     expect(isMiss(await bounded.get(a))).toBe(true);

@@ -2,14 +2,14 @@
  * Keeps data/sample.ttl and scripts/generate.ts honest: both must fit mappings/sample.yaml,
  * and the sample must keep every edge case its comments promise (other suites rely on them).
  */
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { Parser, Store, Writer } from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
-import { parse as parseYaml } from 'yaml';
+import { Parser, Store, Writer } from 'n3';
 import oxigraph from 'oxigraph';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { datasetSizes, generateDataset, parseArguments, writeDataset } from '../../scripts/generate.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -31,7 +31,11 @@ interface MappingFile {
   id: IdSpec;
   types: Record<string, { class: string; id?: IdSpec }>;
 }
-interface TypeInfo { name: string; classIri: string; id: IdSpec }
+interface TypeInfo {
+  name: string;
+  classIri: string;
+  id: IdSpec;
+}
 
 async function loadMappingTypes(): Promise<TypeInfo[]> {
   const file = parseYaml(await readFile(new URL('mappings/sample.yaml', ROOT), 'utf8')) as MappingFile;
@@ -53,12 +57,21 @@ async function loadMappingTypes(): Promise<TypeInfo[]> {
 // --- quad helpers --------------------------------------------------------------------------
 
 const objects = (store: Store, s: string, p: string): Term[] => store.getObjects(s, p, null);
-const values = (store: Store, s: string, p: string) => objects(store, s, p).map((o) => o.value).sort();
+const values = (store: Store, s: string, p: string) =>
+  objects(store, s, p)
+    .map((o) => o.value)
+    .sort();
 const instances = (store: Store, classIri: string) =>
-  store.getSubjects(RDF_TYPE, classIri, null).map((s) => s.value).sort();
+  store
+    .getSubjects(RDF_TYPE, classIri, null)
+    .map((s) => s.value)
+    .sort();
 const isA = (store: Store, s: string, classIri: string) => store.countQuads(s, RDF_TYPE, classIri, null) > 0;
 const labels = (store: Store, s: string) =>
-  store.getObjects(s, `${SKOS}prefLabel`, null).map((o) => `${o.value}@${(o as { language?: string }).language ?? ''}`).sort();
+  store
+    .getObjects(s, `${SKOS}prefLabel`, null)
+    .map((o) => `${o.value}@${(o as { language?: string }).language ?? ''}`)
+    .sort();
 
 function templateParts(template: string) {
   const [prefix, suffix] = template.split('{id}') as [string, string];
@@ -67,8 +80,9 @@ function templateParts(template: string) {
 /** Members of a template type: IRIs that fit prefix + lowercase hex + suffix. */
 function fitsTemplate(iri: string, template: string) {
   const { prefix, suffix } = templateParts(template);
-  return iri.startsWith(prefix) && iri.endsWith(suffix)
-    && HEX.test(iri.slice(prefix.length, iri.length - suffix.length));
+  return (
+    iri.startsWith(prefix) && iri.endsWith(suffix) && HEX.test(iri.slice(prefix.length, iri.length - suffix.length))
+  );
 }
 
 /** The checks every dataset served with mappings/sample.yaml must pass. */
@@ -94,8 +108,10 @@ function expectFitsMapping(store: Store, types: TypeInfo[], nonMembers: Record<s
       for (const s of members) expect(objects(store, s, MU_UUID), s).toEqual([]);
       if ('template' in type.id) {
         const template = type.id.template;
-        expect(members.filter((s) => !fitsTemplate(s, template)), type.name)
-          .toEqual(nonMembers[type.name] ?? []);
+        expect(
+          members.filter((s) => !fitsTemplate(s, template)),
+          type.name,
+        ).toEqual(nonMembers[type.name] ?? []);
       } else {
         const base = type.id.hex.base;
         for (const s of members) expect(s.startsWith(base) && s.length > base.length, s).toBe(true);
@@ -153,7 +169,9 @@ describe('data/sample.ttl', () => {
     it('sort by id, by IRI and by year give different orders', () => {
       const byIri = all();
       const byId = [...byIri].sort((a, b) => (id(a) < id(b) ? -1 : 1));
-      const byYear = [...byIri].sort((a, b) => (year(a) ?? '').localeCompare(year(b) ?? '') || (id(a) < id(b) ? -1 : 1));
+      const byYear = [...byIri].sort(
+        (a, b) => (year(a) ?? '').localeCompare(year(b) ?? '') || (id(a) < id(b) ? -1 : 1),
+      );
       expect(byId).not.toEqual(byIri);
       expect(byYear).not.toEqual(byIri);
       expect(byYear).not.toEqual(byId);
@@ -187,7 +205,9 @@ describe('data/sample.ttl', () => {
 
     it('ta:006 concerns nothing (empty to-many); others concern 1-3 concepts', () => {
       const concepts = (s: string) =>
-        values(store, s, `${ELOD}concerns`).filter((c) => isA(store, c, `${SKOS}Concept`) && fitsTemplate(c, `${RES}concept/{id}`));
+        values(store, s, `${ELOD}concerns`).filter(
+          (c) => isA(store, c, `${SKOS}Concept`) && fitsTemplate(c, `${RES}concept/{id}`),
+        );
       expect(all().filter((s) => concepts(s).length === 0)).toEqual([ta('006')]);
       expect(values(store, ta('006'), `${ELOD}concerns`)).toEqual([]);
       expect(all().filter((s) => concepts(s).length >= 2).length).toBeGreaterThanOrEqual(3);
@@ -209,8 +229,9 @@ describe('data/sample.ttl', () => {
       const origin = values(store, ta('009'), `${ELOD}hasOrigin`);
       expect(origin).toEqual([`${RES}GroupNationalAgent/nocountry`]);
       expect(objects(store, origin[0] ?? '', `${ELOD}country`)).toEqual([]);
-      const agentsWithoutCountry = instances(store, `${ELOD}GroupNationalAgent`)
-        .filter((a) => objects(store, a, `${ELOD}country`).length === 0);
+      const agentsWithoutCountry = instances(store, `${ELOD}GroupNationalAgent`).filter(
+        (a) => objects(store, a, `${ELOD}country`).length === 0,
+      );
       expect(agentsWithoutCountry).toEqual(origin);
     });
 
@@ -299,7 +320,7 @@ describe('data/sample.ttl', () => {
       expect(store.getSubjects(`${SKOS}broader`, concept('03'), null)).toEqual([]);
     });
 
-    it('XY-not-hex claims 01 as broader, so 01\'s narrower concepts must filter it out', () => {
+    it("XY-not-hex claims 01 as broader, so 01's narrower concepts must filter it out", () => {
       expect(values(store, NOT_HEX_CONCEPT, `${SKOS}broader`)).toEqual([concept('01')]);
     });
 
@@ -325,7 +346,10 @@ describe('data/sample.ttl', () => {
     it('the two schemes have hex ids and English labels', () => {
       expect(instances(store, `${SKOS}ConceptScheme`)).toEqual([`${RES}scheme/0b1e`, `${RES}scheme/c0de`]);
       for (const s of instances(store, `${SKOS}ConceptScheme`)) {
-        expect(labels(store, s).some((l) => l.endsWith('@en')), s).toBe(true);
+        expect(
+          labels(store, s).some((l) => l.endsWith('@en')),
+          s,
+        ).toBe(true);
       }
     });
   });
@@ -406,12 +430,17 @@ describe('scripts/generate.ts', () => {
     expectFitsMapping(store, types, {});
     // Every link points at a resource of the right class.
     for (const [p, classIri] of [
-      [`${ELOD}concerns`, `${SKOS}Concept`], [`${ELOD}hasOrigin`, `${ELOD}GroupNationalAgent`],
-      [`${ELOD}hasDestination`, `${ELOD}GroupNationalAgent`], [`${ELOD}amount`, `${GR}UnitPriceSpecification`],
-      [`${ELOD}country`, `${ELOD}Country`], [`${SKOS}broader`, `${SKOS}Concept`],
-      [`${SKOS}inScheme`, `${SKOS}ConceptScheme`], [`${ELOD}hasPublicProject`, `${ELOD}PublicProject`],
+      [`${ELOD}concerns`, `${SKOS}Concept`],
+      [`${ELOD}hasOrigin`, `${ELOD}GroupNationalAgent`],
+      [`${ELOD}hasDestination`, `${ELOD}GroupNationalAgent`],
+      [`${ELOD}amount`, `${GR}UnitPriceSpecification`],
+      [`${ELOD}country`, `${ELOD}Country`],
+      [`${SKOS}broader`, `${SKOS}Concept`],
+      [`${SKOS}inScheme`, `${SKOS}ConceptScheme`],
+      [`${ELOD}hasPublicProject`, `${ELOD}PublicProject`],
     ] as const) {
-      for (const o of store.getObjects(null, p, null)) expect(isA(store, o.value, classIri), `${p} ${o.value}`).toBe(true);
+      for (const o of store.getObjects(null, p, null))
+        expect(isA(store, o.value, classIri), `${p} ${o.value}`).toBe(true);
     }
   });
 
@@ -448,13 +477,22 @@ describe('scripts/generate.ts', () => {
 
   it('rejects bad arguments', () => {
     expect(parseArguments(['--activities', '50'])).toEqual({
-      options: { activities: 50, seed: 1 }, out: 'data/generated-50.nt',
+      options: { activities: 50, seed: 1 },
+      out: 'data/generated-50.nt',
     });
     expect(parseArguments(['--activities', '5', '--seed', '9', '--out', 'x.nt'])).toEqual({
-      options: { activities: 5, seed: 9 }, out: 'x.nt',
+      options: { activities: 5, seed: 9 },
+      out: 'x.nt',
     });
-    for (const argv of [[], ['--activities', '0'], ['--activities', '1.5'], ['--activities', 'x'],
-      ['--activities', '5', '--seed', '-1'], ['--activities', '5', '--bogus'], ['extra']]) {
+    for (const argv of [
+      [],
+      ['--activities', '0'],
+      ['--activities', '1.5'],
+      ['--activities', 'x'],
+      ['--activities', '5', '--seed', '-1'],
+      ['--activities', '5', '--bogus'],
+      ['extra'],
+    ]) {
       expect(parseArguments(argv), argv.join(' ')).toHaveProperty('error');
     }
   });

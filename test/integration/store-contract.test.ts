@@ -2,16 +2,19 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpStore } from '../../src/store/http-store.js';
 import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
-import { StoreError, type Store } from '../../src/store/store.js';
+import { type Store, StoreError } from '../../src/store/store.js';
 import { SLOW_QUERY, storeContract } from '../support/store-contract.js';
-import { closedPort, ONE_ROW, startFakeEndpoint, type FakeEndpoint } from '../support/store-fake-endpoint.js';
+import { closedPort, type FakeEndpoint, ONE_ROW, startFakeEndpoint } from '../support/store-fake-endpoint.js';
 import { endpointOrSkip, startTestEndpoint } from '../support/virtuoso.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/store-contract.ttl', import.meta.url));
 const TERMS_QUERY = 'SELECT ?p WHERE { <http://example.org/terms> ?p ?o }';
 
 async function storeError(promise: Promise<unknown>): Promise<StoreError> {
-  const error = await promise.then(() => expect.unreachable('expected a rejection'), (e: unknown) => e);
+  const error = await promise.then(
+    () => expect.unreachable('expected a rejection'),
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(StoreError);
   return error as StoreError;
 }
@@ -109,12 +112,16 @@ describe('http store failure handling', () => {
 
   it("gives up after one retry with kind 'unavailable'", async () => {
     fake = await startFakeEndpoint(() => 'drop');
-    expect((await storeError(createHttpStore({ endpointUrl: fake.endpointUrl }).select(TERMS_QUERY))).kind).toBe('unavailable');
+    expect((await storeError(createHttpStore({ endpointUrl: fake.endpointUrl }).select(TERMS_QUERY))).kind).toBe(
+      'unavailable',
+    );
     expect(fake.requests).toBe(2);
   });
 
   it("never retries an HTTP error, which is kind 'query' with the store's message", async () => {
-    fake = await startFakeEndpoint((_n, _req, res) => void res.writeHead(500).end('Virtuoso 42000 Error: out of memory'));
+    fake = await startFakeEndpoint(
+      (_n, _req, res) => void res.writeHead(500).end('Virtuoso 42000 Error: out of memory'),
+    );
     const error = await storeError(createHttpStore({ endpointUrl: fake.endpointUrl }).select(TERMS_QUERY));
     expect(error.kind).toBe('query');
     expect(error.message).toContain('HTTP 500: Virtuoso 42000 Error: out of memory');
@@ -128,7 +135,9 @@ describe('http store failure handling', () => {
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         const params = new URLSearchParams(req.method === 'GET' ? req.url!.split('?')[1] : body);
-        seen.push(`${req.method} ${req.headers.accept} ${req.headers.authorization} ${params.get('default-graph-uri')} ${params.get('query')?.length}`);
+        seen.push(
+          `${req.method} ${req.headers.accept} ${req.headers.authorization} ${params.get('default-graph-uri')} ${params.get('query')?.length}`,
+        );
         res.end(ONE_ROW);
       });
     });

@@ -1,9 +1,9 @@
-import { closedPort } from '../support/closed-port.js';
 import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import { createHttpStore } from '../../src/store/http-store.js';
 import { ApiClient } from '../support/api-client.js';
+import { closedPort } from '../support/closed-port.js';
 import { SAMPLE_MAPPING } from '../support/each-store.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 
@@ -43,7 +43,10 @@ describe('a store that is down', () => {
 });
 
 if ('skip' in endpoint) {
-  if (process.env.CI === 'true') test('[virtuoso] store failures have a Virtuoso', () => { throw new Error(endpoint.skip); });
+  if (process.env.CI === 'true')
+    test('[virtuoso] store failures have a Virtuoso', () => {
+      throw new Error(endpoint.skip);
+    });
   // Without a Virtuoso (outside CI): skipped, visibly, with the reason.
   else test.skip(`[virtuoso] store failures: ${endpoint.skip}`);
 } else {

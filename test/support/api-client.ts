@@ -1,10 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { expect } from 'vitest';
 import type { Express } from 'express';
+import { expect } from 'vitest';
 
 // JSON:API 1.1's response schema (copied from ../shared/jsonapi, CC0), with uri-reference links.
 const schema = JSON.parse(readFileSync(new URL('../fixtures/jsonapi-schema.json', import.meta.url), 'utf8'));
@@ -13,7 +13,8 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 const validateDocument = ajv.compile(schema);
 
 /** The Content-Type of a document that applies the cursor pagination profile. */
-export const CURSOR_PAGE = 'application/vnd.api+json; profile="https://jsonapi.org/profiles/ethanresnick/cursor-pagination"';
+export const CURSOR_PAGE =
+  'application/vnd.api+json; profile="https://jsonapi.org/profiles/ethanresnick/cursor-pagination"';
 
 export interface ApiResponse {
   status: number;
@@ -67,10 +68,15 @@ export class ApiClient {
     // The media type has no parameters, but for the one profile this server applies, to the
     // documents that profile is about: paginated data, with the prev and next links it requires.
     const contentType = response.headers.get('content-type');
-    if (contentType === CURSOR_PAGE) expect(Object.keys(body.links ?? {}), `links of ${method} ${path}`).toEqual(expect.arrayContaining(['prev', 'next']));
+    if (contentType === CURSOR_PAGE)
+      expect(Object.keys(body.links ?? {}), `links of ${method} ${path}`).toEqual(
+        expect.arrayContaining(['prev', 'next']),
+      );
     else expect(contentType, `Content-Type of ${method} ${path}`).toBe('application/vnd.api+json');
     if (!validateDocument(body)) {
-      expect.fail(`${method} ${path}: response does not validate against the JSON:API schema: ${ajv.errorsText(validateDocument.errors)}\n${text.slice(0, 500)}`);
+      expect.fail(
+        `${method} ${path}: response does not validate against the JSON:API schema: ${ajv.errorsText(validateDocument.errors)}\n${text.slice(0, 500)}`,
+      );
     }
     return { status: response.status, headers: response.headers, body };
   }

@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 
 /** A loopback port nothing listens on: bind one, note it, release it. */
 export async function closedPort(): Promise<number> {

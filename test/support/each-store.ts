@@ -40,11 +40,17 @@ export function describeEachStore(title: string, body: (harness: () => Harness) 
     const endpoint = inject('endpoint');
     if (storeName === 'virtuoso' && 'skip' in endpoint) {
       if (process.env.CI === 'true') {
-        describe(`[virtuoso] ${title}`, () => test('has a Virtuoso to run against', () => { throw new Error(`CI=true: ${endpoint.skip}`); }));
+        describe(`[virtuoso] ${title}`, () =>
+          test('has a Virtuoso to run against', () => {
+            throw new Error(`CI=true: ${endpoint.skip}`);
+          }));
       } else {
         if (!warned) console.warn(`\n!!! SKIPPED every [virtuoso] suite: ${endpoint.skip}\n`);
         warned = true;
-        describe.skip(`[virtuoso] ${title}`, () => body(() => { throw new Error('skipped'); }));
+        describe.skip(`[virtuoso] ${title}`, () =>
+          body(() => {
+            throw new Error('skipped');
+          }));
       }
       continue;
     }
@@ -57,7 +63,13 @@ export function describeEachStore(title: string, body: (harness: () => Harness) 
             { name: 'sample', mapping, store, linkBase: '' },
             { name: 'mirror', mapping, store, linkBase: '/api/mirror' },
             // A dataset too large to count: no meta.count and no last link; small pages.
-            { name: 'uncounted', mapping, store, linkBase: '/api/uncounted', options: { count: false, page: { defaultSize: 4, maxSize: 10 } } },
+            {
+              name: 'uncounted',
+              mapping,
+              store,
+              linkBase: '/api/uncounted',
+              options: { count: false, page: { defaultSize: 4, maxSize: 10 } },
+            },
           ],
           defaultDataset: 'sample',
         });

@@ -2,7 +2,9 @@ import type { TestProject } from 'vitest/node';
 import { startTestEndpoint } from './virtuoso.js';
 
 /** What the integration suites get from this setup: an endpoint with the sample loaded, or why not. */
-export type SharedEndpoint = { name: string; endpointUrl: string; graph: string; description: string } | { skip: string };
+export type SharedEndpoint =
+  | { name: string; endpointUrl: string; graph: string; description: string }
+  | { skip: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,6 +31,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   }
   console.log(`integration endpoint: ${started.description}, started in ${started.startupMs} ms`);
-  project.provide('endpoint', { name: started.name, endpointUrl: started.endpointUrl, graph: started.graph, description: started.description });
+  project.provide('endpoint', {
+    name: started.name,
+    endpointUrl: started.endpointUrl,
+    graph: started.graph,
+    description: started.description,
+  });
   return () => started.stop();
 }

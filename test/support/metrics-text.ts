@@ -16,7 +16,9 @@ export function parseMetrics(text: string): Sample[] {
     .map((line) => {
       const match = LINE.exec(line);
       if (!match) throw new Error(`not a Prometheus sample line: ${line}`);
-      const labels = Object.fromEntries([...(match[2] ?? '').matchAll(LABEL)].map(([, name, value]) => [name!, JSON.parse(`"${value}"`) as string]));
+      const labels = Object.fromEntries(
+        [...(match[2] ?? '').matchAll(LABEL)].map(([, name, value]) => [name!, JSON.parse(`"${value}"`) as string]),
+      );
       return { name: match[1]!, labels, value: Number(match[3]) };
     });
 }
@@ -24,6 +26,8 @@ export function parseMetrics(text: string): Sample[] {
 /** The sum of the series named `name` whose labels include `labels` (0 when there is none). */
 export function metricValue(text: string, name: string, labels: Record<string, string> = {}): number {
   return parseMetrics(text)
-    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+    .filter(
+      (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+    )
     .reduce((sum, sample) => sum + sample.value, 0);
 }

@@ -9,7 +9,9 @@ import { codePointCompare, type Oracle, type Resource } from './oracle.js';
  */
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
-const NUMERIC = new Set(['integer', 'int', 'long', 'short', 'byte', 'decimal', 'nonNegativeInteger', 'positiveInteger'].map((t) => XSD + t));
+const NUMERIC = new Set(
+  ['integer', 'int', 'long', 'short', 'byte', 'decimal', 'nonNegativeInteger', 'positiveInteger'].map((t) => XSD + t),
+);
 
 type Kind = 'number' | 'date' | 'boolean' | 'text';
 
@@ -58,7 +60,12 @@ function values(raw: string): string[] {
 }
 
 /** What a path reaches from one resource: attribute values, or related resources' ids. */
-function reach(oracle: Oracle, type: ResourceType, resource: Resource, path: string[]): { attribute?: Attribute; terms: string[]; ids: string[] } {
+function reach(
+  oracle: Oracle,
+  type: ResourceType,
+  resource: Resource,
+  path: string[],
+): { attribute?: Attribute; terms: string[]; ids: string[] } {
   if (path.length === 1 && path[0] === 'id') return { terms: [], ids: [resource.id] };
   let current = type;
   let at: Resource[] = [resource];
@@ -89,7 +96,7 @@ function matches(oracle: Oracle, type: ResourceType, resource: Resource, name: s
   }
   const reached = reach(oracle, type, resource, path.split('.'));
   const found = reached.attribute ? reached.terms : reached.ids;
-  if (operator === 'exists') return (found.length > 0) === (raw === 'true');
+  if (operator === 'exists') return found.length > 0 === (raw === 'true');
   const wanted = values(raw);
   if (!reached.attribute) {
     const any = found.some((id) => wanted.includes(id));

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { Parser, Store as N3Store, DataFactory } from 'n3';
 import type { Term } from '@rdfjs/types';
+import { DataFactory, Store as N3Store, Parser } from 'n3';
 import type { Attribute, Mapping, ResourceType } from '../../src/mapping/model.js';
 import { literalToJson } from '../../src/shape/literal-to-json.js';
 
 const RDF_TYPE = DataFactory.namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type');
-const NUMERIC = /#(integer|decimal|double|float|long|int|short|byte|(non)?(Negative|Positive)Integer|negativeInteger|positiveInteger|unsigned(Long|Int|Short|Byte))$/;
+const NUMERIC =
+  /#(integer|decimal|double|float|long|int|short|byte|(non)?(Negative|Positive)Integer|negativeInteger|positiveInteger|unsigned(Long|Int|Short|Byte))$/;
 
 export interface Resource {
   iri: string;
@@ -74,7 +75,9 @@ export class Oracle {
     const rel = this.type(typeName).relationships.get(relationship)!;
     const node = DataFactory.namedNode(iri);
     const predicate = DataFactory.namedNode(rel.predicate);
-    const linked = rel.inverse ? this.quads.getSubjects(predicate, node, null) : this.quads.getObjects(node, predicate, null);
+    const linked = rel.inverse
+      ? this.quads.getSubjects(predicate, node, null)
+      : this.quads.getObjects(node, predicate, null);
     const targets = new Map(this.members(rel.target).map((m) => [m.iri, m]));
     return linked.flatMap((term) => targets.get(term.value) ?? []).sort((a, b) => codePointCompare(a.id, b.id));
   }
@@ -89,7 +92,11 @@ export class Oracle {
     const out: Record<string, unknown> = {};
     for (const attribute of this.type(typeName).attributes.values()) {
       const shown = this.shownValues(attribute, [iri]).sort(compareValues);
-      out[attribute.name] = attribute.many ? shown.map((t) => literalToJson(t, attribute.datatype)) : shown[0] ? literalToJson(shown[0], attribute.datatype) : null;
+      out[attribute.name] = attribute.many
+        ? shown.map((t) => literalToJson(t, attribute.datatype))
+        : shown[0]
+          ? literalToJson(shown[0], attribute.datatype)
+          : null;
     }
     return out;
   }
@@ -99,17 +106,32 @@ export class Oracle {
    * relationships of `fields` (every one when undefined), `attributes` and `relationships` left
    * out when empty, and `data` on each relationship that `linkage` has.
    */
-  resourceObject(typeName: string, member: Resource, fields?: string, linkage = new Map<string, Resource[]>()): Record<string, unknown> {
+  resourceObject(
+    typeName: string,
+    member: Resource,
+    fields?: string,
+    linkage = new Map<string, Resource[]>(),
+  ): Record<string, unknown> {
     const type = this.type(typeName);
     const shown = (name: string) => fields === undefined || fields.split(',').includes(name);
     const self = `/${typeName}/${member.id}`;
-    const attributes = Object.fromEntries(Object.entries(this.attributes(typeName, member.iri)).filter(([name]) => shown(name)));
+    const attributes = Object.fromEntries(
+      Object.entries(this.attributes(typeName, member.iri)).filter(([name]) => shown(name)),
+    );
     const relationships = Object.fromEntries(
-      [...type.relationships.values()].filter((rel) => shown(rel.name)).map((rel) => {
-        const targets = linkage.get(rel.name)?.map((t) => ({ type: rel.target, id: t.id }));
-        const data = targets && (rel.cardinality === 'one' ? (targets[0] ?? null) : targets);
-        return [rel.name, { links: { self: `${self}/links/${rel.name}`, related: `${self}/${rel.name}` }, ...(data !== undefined && { data }) }];
-      }),
+      [...type.relationships.values()]
+        .filter((rel) => shown(rel.name))
+        .map((rel) => {
+          const targets = linkage.get(rel.name)?.map((t) => ({ type: rel.target, id: t.id }));
+          const data = targets && (rel.cardinality === 'one' ? (targets[0] ?? null) : targets);
+          return [
+            rel.name,
+            {
+              links: { self: `${self}/links/${rel.name}`, related: `${self}/${rel.name}` },
+              ...(data !== undefined && { data }),
+            },
+          ];
+        }),
     );
     return {
       type: typeName,
@@ -148,7 +170,8 @@ export class Oracle {
         [type, frontier] = [rel.target, [...reached.values()]];
       }
     }
-    const render = (n: { type: string; resource: Resource; linkage: Map<string, Resource[]> }) => this.resourceObject(n.type, n.resource, fields[n.type], n.linkage);
+    const render = (n: { type: string; resource: Resource; linkage: Map<string, Resource[]> }) =>
+      this.resourceObject(n.type, n.resource, fields[n.type], n.linkage);
     const included = [...nodes.values()].filter((n) => !data.includes(n));
     included.sort((a, b) => codePointCompare(a.type, b.type) || codePointCompare(a.resource.id, b.resource.id));
     return { data: data.map(render), included: included.map(render) };
@@ -159,8 +182,13 @@ export class Oracle {
    * in both directions; multi-valued keys by minimum ascending and maximum descending; ties by id.
    */
   order(typeName: string, resources: Resource[], sort: string): string[] {
-    const fields = sort.split(',').map((raw) => ({ descending: raw.startsWith('-'), path: raw.replace(/^-/, '').split('.') }));
-    const keyed = resources.map((r) => ({ r, keys: fields.map((f) => this.sortKey(typeName, r, f.path, f.descending)) }));
+    const fields = sort
+      .split(',')
+      .map((raw) => ({ descending: raw.startsWith('-'), path: raw.replace(/^-/, '').split('.') }));
+    const keyed = resources.map((r) => ({
+      r,
+      keys: fields.map((f) => this.sortKey(typeName, r, f.path, f.descending)),
+    }));
     keyed.sort((a, b) => {
       for (const [i, field] of fields.entries()) {
         const [x, y] = [a.keys[i], b.keys[i]];
@@ -195,11 +223,17 @@ export class Oracle {
 
   /** Values of an attribute over some resources, narrowed to the preferred language tier. */
   private shownValues(attribute: Attribute, iris: string[]): Term[] {
-    const all = iris.flatMap((iri) => this.quads.getObjects(DataFactory.namedNode(iri), DataFactory.namedNode(attribute.predicate), null));
+    const all = iris.flatMap((iri) =>
+      this.quads.getObjects(DataFactory.namedNode(iri), DataFactory.namedNode(attribute.predicate), null),
+    );
     const values = all.filter((t, i) => all.findIndex((u) => u.equals(t)) === i);
     if (attribute.language === undefined) return values;
     const tag = (t: Term) => (t.termType === 'Literal' ? t.language.toLowerCase() : '');
-    const tiers = [(t: Term) => tag(t) === attribute.language || tag(t).startsWith(`${attribute.language}-`), (t: Term) => tag(t) === '', () => true];
+    const tiers = [
+      (t: Term) => tag(t) === attribute.language || tag(t).startsWith(`${attribute.language}-`),
+      (t: Term) => tag(t) === '',
+      () => true,
+    ];
     for (const inTier of tiers) {
       const found = values.filter(inTier);
       if (found.length > 0) return found;
@@ -210,12 +244,17 @@ export class Oracle {
   private idOf(type: ResourceType, subject: Term): string | undefined {
     if (subject.termType !== 'NamedNode') return undefined;
     const id = type.id;
-    if (id.kind === 'predicate') return this.quads.getObjects(subject, DataFactory.namedNode(id.predicate), null)[0]?.value;
+    if (id.kind === 'predicate')
+      return this.quads.getObjects(subject, DataFactory.namedNode(id.predicate), null)[0]?.value;
     if (id.kind === 'template') {
       const { value } = subject;
       const middle = value.slice(id.prefix.length, value.length - id.suffix.length);
-      return value.startsWith(id.prefix) && value.endsWith(id.suffix) && /^[0-9a-f]+$/.test(middle) ? middle : undefined;
+      return value.startsWith(id.prefix) && value.endsWith(id.suffix) && /^[0-9a-f]+$/.test(middle)
+        ? middle
+        : undefined;
     }
-    return subject.value.startsWith(id.base) && subject.value.length > id.base.length ? Buffer.from(subject.value.slice(id.base.length)).toString('hex') : undefined;
+    return subject.value.startsWith(id.base) && subject.value.length > id.base.length
+      ? Buffer.from(subject.value.slice(id.base.length)).toString('hex')
+      : undefined;
   }
 }

@@ -4,13 +4,19 @@ import type { Mapping, ResourceType } from '../../src/mapping/model.js';
 export function sortablePaths(m: Mapping, type: ResourceType, depth = 2): string[] {
   const own = ['id', ...type.attributes.keys()];
   if (depth === 0) return [...type.attributes.keys()];
-  const via = [...type.relationships.values()].flatMap((rel) => sortablePaths(m, m.types.get(rel.target)!, depth - 1).filter((p) => p !== 'id').map((p) => `${rel.name}.${p}`));
+  const via = [...type.relationships.values()].flatMap((rel) =>
+    sortablePaths(m, m.types.get(rel.target)!, depth - 1)
+      .filter((p) => p !== 'id')
+      .map((p) => `${rel.name}.${p}`),
+  );
   return depth === 2 ? [...own, ...via] : [...type.attributes.keys(), ...via];
 }
 
 /** Every sortable path of every type, ascending and descending. */
 export function singleFieldCases(mapping: Mapping): { type: string; sort: string }[] {
-  return [...mapping.types.values()].flatMap((type) => sortablePaths(mapping, type).flatMap((path) => [path, `-${path}`].map((sort) => ({ type: type.name, sort }))));
+  return [...mapping.types.values()].flatMap((type) =>
+    sortablePaths(mapping, type).flatMap((path) => [path, `-${path}`].map((sort) => ({ type: type.name, sort }))),
+  );
 }
 
 /** Sorts by several fields that mix directions, missing keys, multi-valued keys, languages and types. */

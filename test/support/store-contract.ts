@@ -1,6 +1,6 @@
 import type { Term } from '@rdfjs/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreError, type Row, type Store } from '../../src/store/store.js';
+import { type Row, type Store, StoreError } from '../../src/store/store.js';
 
 const EX = 'http://example.org/';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -48,7 +48,10 @@ function shape(term: Term | undefined): TermShape | undefined {
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => expect.unreachable('expected a rejection'), (error: unknown) => error);
+  return promise.then(
+    () => expect.unreachable('expected a rejection'),
+    (error: unknown) => error,
+  );
 }
 
 /**
@@ -87,8 +90,16 @@ export function storeContract(name: string, start: () => Promise<ContractSubject
     });
 
     it('keeps ORDER BY order and leaves unbound variables out of the row', async () => {
-      const rows = await select('SELECT ?item ?note WHERE { ?item ex:rank ?rank OPTIONAL { ?item ex:note ?note } } ORDER BY DESC(?rank)');
-      expect(rows.map((row) => row.item!.value.slice(EX.length))).toEqual(['item4', 'item5', 'item1', 'item3', 'item2']);
+      const rows = await select(
+        'SELECT ?item ?note WHERE { ?item ex:rank ?rank OPTIONAL { ?item ex:note ?note } } ORDER BY DESC(?rank)',
+      );
+      expect(rows.map((row) => row.item!.value.slice(EX.length))).toEqual([
+        'item4',
+        'item5',
+        'item1',
+        'item3',
+        'item2',
+      ]);
       expect(rows.map((row) => row.note?.value)).toEqual(['fifth', 'fourth', 'third', undefined, 'first']);
       expect(Object.keys(rows[3]!)).toEqual(['item']);
     });
@@ -98,7 +109,13 @@ export function storeContract(name: string, start: () => Promise<ContractSubject
       const query = `SELECT ?item WHERE { VALUES ?item { ${values} } ?item ex:rank ?rank } ORDER BY ?rank`;
       expect(query.length).toBeGreaterThan(1500);
       const rows = await select(query);
-      expect(rows.map((row) => row.item!.value.slice(EX.length))).toEqual(['item2', 'item3', 'item1', 'item5', 'item4']);
+      expect(rows.map((row) => row.item!.value.slice(EX.length))).toEqual([
+        'item2',
+        'item3',
+        'item1',
+        'item5',
+        'item4',
+      ]);
     });
 
     it("rejects a syntax error with StoreError kind 'query'", async () => {

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 
-/** What the fake endpoint does with its n-th request (1-based): answer, or drop the socket unanswered. */
-export type FakeBehaviour = (n: number, request: IncomingMessage, response: ServerResponse) => 'drop' | void;
+/** What the fake endpoint does with its n-th request (1-based): answer it, or return `'drop'` to drop the socket unanswered. */
+export type FakeBehaviour = (n: number, request: IncomingMessage, response: ServerResponse) => unknown;
 
 /** A local HTTP server standing in for a SPARQL endpoint, for failures a real store cannot be made to show on cue. */
 export interface FakeEndpoint {
@@ -13,7 +13,10 @@ export interface FakeEndpoint {
 }
 
 /** A one-row SPARQL JSON result, as a store would send it. */
-export const ONE_ROW = JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'literal', value: 'ok' } }] } });
+export const ONE_ROW = JSON.stringify({
+  head: { vars: ['x'] },
+  results: { bindings: [{ x: { type: 'literal', value: 'ok' } }] },
+});
 
 /** Starts a keep-alive HTTP server on a free loopback port. */
 export async function startFakeEndpoint(behaviour: FakeBehaviour): Promise<FakeEndpoint> {

@@ -1,5 +1,5 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
  * A plain TCP relay from a loopback port to a real store, that a test can cut and restore on the
@@ -27,7 +27,9 @@ export class TcpProxy {
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
-    await new Promise<void>((resolve, reject) => this.server!.once('error', reject).listen(this.port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) =>
+      this.server!.once('error', reject).listen(this.port, '127.0.0.1', resolve),
+    );
     this.port = (this.server.address() as AddressInfo).port;
   }
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { test } from 'vitest';
-import { loadFiles } from '../../src/load/load-files.js';
-import { StoreClient } from '../../src/load/http.js';
 import { findExecutable, startLocalVirtuoso } from '../../scripts/virtuoso-local.js';
+import { StoreClient } from '../../src/load/http.js';
+import { loadFiles } from '../../src/load/load-files.js';
 
 /** A SPARQL endpoint for the integration suites, with a graph to load test data into. */
 export interface TestEndpoint {
@@ -47,7 +47,8 @@ export async function startTestEndpoint(): Promise<TestEndpoint | { skip: string
       graph,
       startupMs: ms(),
       description: `SPARQL_ENDPOINT ${external}`,
-      load: async (files) => void (await loadFiles({ endpointUrl: external, graph, files, user, password, graphStoreUrl })),
+      load: async (files) =>
+        void (await loadFiles({ endpointUrl: external, graph, files, user, password, graphStoreUrl })),
       stop: async () => {
         if (!ownsGraph) return;
         const client = new StoreClient(user ? { user, password: password ?? '' } : undefined);
@@ -61,14 +62,21 @@ export async function startTestEndpoint(): Promise<TestEndpoint | { skip: string
   const binary = process.env.VIRTUOSO_T || findExecutable('virtuoso-t');
   const isql = findExecutable('isql-vt') ?? findExecutable('isql');
   if (!binary || !isql) {
-    return { skip: 'no SPARQL_ENDPOINT, no Docker engine, and no virtuoso-t/isql-vt on PATH (apt-get install virtuoso-opensource-7-bin)' };
+    return {
+      skip: 'no SPARQL_ENDPOINT, no Docker engine, and no virtuoso-t/isql-vt on PATH (apt-get install virtuoso-opensource-7-bin)',
+    };
   }
   const local = await startLocalVirtuoso(binary, isql);
   const endpointUrl = `http://127.0.0.1:${local.httpPort}/sparql`;
   return virtuosoEndpoint(endpointUrl, `local virtuoso-t 127.0.0.1:${local.httpPort} (${local.dir})`, ms(), local.stop);
 }
 
-function virtuosoEndpoint(endpointUrl: string, description: string, startupMs: number, stop: () => Promise<void>): TestEndpoint {
+function virtuosoEndpoint(
+  endpointUrl: string,
+  description: string,
+  startupMs: number,
+  stop: () => Promise<void>,
+): TestEndpoint {
   const graph = freshGraph();
   const graphStoreUrl = endpointUrl.replace(/\/sparql$/, '/sparql-graph-crud');
   return {
@@ -113,7 +121,13 @@ async function startContainer(ms: () => number): Promise<TestEndpoint | undefine
     .withWaitStrategy(Wait.forHttp(`/sparql?query=${encodeURIComponent('ASK {}')}`, 8890).forStatusCode(200))
     .withStartupTimeout(120_000)
     .start();
-  const grant = await container.exec(['/opt/virtuoso-opensource/bin/isql', '1111', 'dba', 'dba', 'exec=GRANT SPARQL_UPDATE TO "SPARQL";']);
+  const grant = await container.exec([
+    '/opt/virtuoso-opensource/bin/isql',
+    '1111',
+    'dba',
+    'dba',
+    'exec=GRANT SPARQL_UPDATE TO "SPARQL";',
+  ]);
   if (grant.exitCode !== 0 || /\*\*\* Error/.test(grant.output)) {
     await container.stop();
     throw new Error(`Virtuoso container refused the GRANT: ${grant.output}`);

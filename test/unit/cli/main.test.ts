@@ -22,7 +22,17 @@ const STACK_TRACE = /\n\s+at /;
 /** The environment without the variables the CLI reads, so the host's settings cannot leak in. */
 function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['PORT', 'HOST', 'SPARQL_ENDPOINT', 'SPARQL_GRAPH', 'SPARQL_USER', 'SPARQL_PASSWORD', 'LOG_LEVEL', 'NODE_OPTIONS']) delete env[name];
+  for (const name of [
+    'PORT',
+    'HOST',
+    'SPARQL_ENDPOINT',
+    'SPARQL_GRAPH',
+    'SPARQL_USER',
+    'SPARQL_PASSWORD',
+    'LOG_LEVEL',
+    'NODE_OPTIONS',
+  ])
+    delete env[name];
   return env;
 }
 
@@ -41,16 +51,40 @@ const literally = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/
 beforeAll(async () => {
   await writeFile(
     file('two-faults.yaml'),
-    ['id: { hex: true }', 'types:', '  things:', '    class: Thing', '    relationships:', '      parts: { predicate: "http://x/part", target: nope, cardinality: many }', ''].join('\n'),
+    [
+      'id: { hex: true }',
+      'types:',
+      '  things:',
+      '    class: Thing',
+      '    relationships:',
+      '      parts: { predicate: "http://x/part", target: nope, cardinality: many }',
+      '',
+    ].join('\n'),
   );
   await writeFile(file('bad.ttl'), '@prefix ex: <http://x/> .\nex:a ex:b ex:c ;;; .\nex:a ex:b\n');
   await writeFile(
     file('bad-config.yaml'),
-    ['datasets:', '  main:', `    mapping: ${join(ROOT, 'mappings/sample.yaml')}`, `    data: [${join(ROOT, 'data/sample.ttl')}]`, '    colour: red', ''].join('\n'),
+    [
+      'datasets:',
+      '  main:',
+      `    mapping: ${join(ROOT, 'mappings/sample.yaml')}`,
+      `    data: [${join(ROOT, 'data/sample.ttl')}]`,
+      '    colour: red',
+      '',
+    ].join('\n'),
   );
   await writeFile(
     file('bad-http-config.yaml'),
-    ['cors:', '  origins: [example.org]', 'datasets:', '  main:', `    mapping: ${join(ROOT, 'mappings/sample.yaml')}`, `    data: [${join(ROOT, 'data/sample.ttl')}]`, '    cacheTtlSeconds: -1', ''].join('\n'),
+    [
+      'cors:',
+      '  origins: [example.org]',
+      'datasets:',
+      '  main:',
+      `    mapping: ${join(ROOT, 'mappings/sample.yaml')}`,
+      `    data: [${join(ROOT, 'data/sample.ttl')}]`,
+      '    cacheTtlSeconds: -1',
+      '',
+    ].join('\n'),
   );
 });
 
@@ -65,7 +99,9 @@ describe('cli: usage and configuration mistakes', () => {
     expect(code).toBe(2);
     expect(stderr).toContain(`${mapping}: invalid mapping`);
     expect(stderr).toContain(`${mapping}: types.things.class: 'Thing' is neither a known prefixed name`);
-    expect(stderr).toContain(`${mapping}: types.things.relationships.parts.target: 'nope' is not a type of this mapping`);
+    expect(stderr).toContain(
+      `${mapping}: types.things.relationships.parts.target: 'nope' is not a type of this mapping`,
+    );
     expect(stderr).not.toMatch(STACK_TRACE);
   });
 
@@ -76,9 +112,24 @@ describe('cli: usage and configuration mistakes', () => {
       code: 2,
       stderr: [literally(`${file('missing.yaml')}: cannot read the file`), /ENOENT/],
     },
-    { name: 'no arguments → exit 2', args: () => [], code: 2, stderr: [/^Usage:/, /sparql-jsonapi serve --mapping FILE/] },
-    { name: 'an unknown command → exit 2', args: () => ['frobnicate'], code: 2, stderr: [/Unknown command 'frobnicate'/, /Usage:/] },
-    { name: 'serve --help → exit 0', args: () => ['serve', '--help'], code: 0, stdout: [/^Usage:/, /--mapping FILE/, /--data FILE/] },
+    {
+      name: 'no arguments → exit 2',
+      args: () => [],
+      code: 2,
+      stderr: [/^Usage:/, /sparql-jsonapi serve --mapping FILE/],
+    },
+    {
+      name: 'an unknown command → exit 2',
+      args: () => ['frobnicate'],
+      code: 2,
+      stderr: [/Unknown command 'frobnicate'/, /Usage:/],
+    },
+    {
+      name: 'serve --help → exit 0',
+      args: () => ['serve', '--help'],
+      code: 0,
+      stdout: [/^Usage:/, /--mapping FILE/, /--data FILE/],
+    },
     { name: '--help → exit 0', args: () => ['--help'], code: 0, stdout: [/^Usage:/, /sparql-jsonapi serve/] },
     {
       name: 'an unknown flag → exit 2',
@@ -94,11 +145,24 @@ describe('cli: usage and configuration mistakes', () => {
     },
     {
       name: 'both --data and --endpoint → exit 2',
-      args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--endpoint', 'http://127.0.0.1:1/sparql'],
+      args: () => [
+        'serve',
+        '--mapping',
+        'mappings/sample.yaml',
+        '--data',
+        'data/sample.ttl',
+        '--endpoint',
+        'http://127.0.0.1:1/sparql',
+      ],
       code: 2,
       stderr: [/give either --data FILE\.\.\. or --endpoint URL/],
     },
-    { name: 'no --mapping → exit 2', args: () => ['serve', '--data', 'data/sample.ttl'], code: 2, stderr: [/--mapping is required/] },
+    {
+      name: 'no --mapping → exit 2',
+      args: () => ['serve', '--data', 'data/sample.ttl'],
+      code: 2,
+      stderr: [/--mapping is required/],
+    },
     {
       name: 'a port that is not a number → exit 2',
       args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', 'http'],
@@ -107,9 +171,21 @@ describe('cli: usage and configuration mistakes', () => {
     },
     {
       name: 'a --cors-origin that is not an origin → exit 2',
-      args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--cors-origin', 'https://app.example.org/'],
+      args: () => [
+        'serve',
+        '--mapping',
+        'mappings/sample.yaml',
+        '--data',
+        'data/sample.ttl',
+        '--cors-origin',
+        'https://app.example.org/',
+      ],
       code: 2,
-      stderr: [literally("--cors-origin: an origin: scheme://host[:port], with no path or trailing slash, got 'https://app.example.org/'")],
+      stderr: [
+        literally(
+          "--cors-origin: an origin: scheme://host[:port], with no path or trailing slash, got 'https://app.example.org/'",
+        ),
+      ],
     },
     {
       name: 'a --cache-ttl that is not a number of seconds → exit 2',
@@ -131,7 +207,15 @@ describe('cli: usage and configuration mistakes', () => {
     },
     {
       name: 'a --cache-control Node would refuse as a header → exit 2',
-      args: () => ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--cache-control', 'max-age=5\u0007'],
+      args: () => [
+        'serve',
+        '--mapping',
+        'mappings/sample.yaml',
+        '--data',
+        'data/sample.ttl',
+        '--cache-control',
+        'max-age=5\u0007',
+      ],
       code: 2,
       stderr: [/--cache-control: expected a header value in printable ASCII/],
     },
@@ -139,13 +223,19 @@ describe('cli: usage and configuration mistakes', () => {
       name: 'a --config with a bad cors origin and a negative cacheTtlSeconds → exit 2, both named',
       args: () => ['serve', '--config', file('bad-http-config.yaml')],
       code: 2,
-      stderr: [literally(`${file('bad-http-config.yaml')}: cors.origins.0: an origin`), literally(`${file('bad-http-config.yaml')}: datasets.main.cacheTtlSeconds:`)],
+      stderr: [
+        literally(`${file('bad-http-config.yaml')}: cors.origins.0: an origin`),
+        literally(`${file('bad-http-config.yaml')}: datasets.main.cacheTtlSeconds:`),
+      ],
     },
     {
       name: 'an invalid --config → exit 2',
       args: () => ['serve', '--config', file('bad-config.yaml')],
       code: 2,
-      stderr: [literally(`${file('bad-config.yaml')}: invalid configuration`), literally(`${file('bad-config.yaml')}: datasets.main: Unrecognized key: "colour"`)],
+      stderr: [
+        literally(`${file('bad-config.yaml')}: invalid configuration`),
+        literally(`${file('bad-config.yaml')}: datasets.main: Unrecognized key: "colour"`),
+      ],
     },
     {
       name: 'a --config that does not exist → exit 2',
@@ -172,17 +262,34 @@ describe('cli: serve', () => {
   it('in process: listens on the port it is given (0: any free one), answers with the flags applied, and stops when its signal aborts', async () => {
     const stop = new AbortController();
     const io = captureIo({ LOG_LEVEL: 'info' }, stop.signal);
-    const flags = ['--cache-ttl', '60', '--cache-control', 'public, max-age=5', '--cors-origin', 'https://app.example.org'];
-    const exited = main(['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', '0', ...flags], io);
+    const flags = [
+      '--cache-ttl',
+      '60',
+      '--cache-control',
+      'public, max-age=5',
+      '--cors-origin',
+      'https://app.example.org',
+    ];
+    const exited = main(
+      ['serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', '0', ...flags],
+      io,
+    );
     try {
       const port = await listeningPort(() => io.out, exited);
-      const concept = await fetch(`http://127.0.0.1:${port}/concepts/0101`, { headers: { Accept: 'application/vnd.api+json' } });
+      const concept = await fetch(`http://127.0.0.1:${port}/concepts/0101`, {
+        headers: { Accept: 'application/vnd.api+json' },
+      });
       expect(concept.status).toBe(200);
       expect(concept.headers.get('content-type')).toBe('application/vnd.api+json');
-      expect(((await concept.json()) as { data: { type: string; id: string } }).data).toMatchObject({ type: 'concepts', id: '0101' });
+      expect(((await concept.json()) as { data: { type: string; id: string } }).data).toMatchObject({
+        type: 'concepts',
+        id: '0101',
+      });
 
       // The HTTP flags reach the app: cache TTL, Cache-Control, CORS origins; the CLI adds process metrics.
-      const again = await fetch(`http://127.0.0.1:${port}/concepts/0101`, { headers: { Origin: 'https://app.example.org' } });
+      const again = await fetch(`http://127.0.0.1:${port}/concepts/0101`, {
+        headers: { Origin: 'https://app.example.org' },
+      });
       expect(again.headers.get('server-timing')).toBe('cache;desc=hit');
       expect(again.headers.get('cache-control')).toBe('public, max-age=5');
       expect(again.headers.get('access-control-allow-origin')).toBe('https://app.example.org');
@@ -198,30 +305,46 @@ describe('cli: serve', () => {
 
   it('the executable: exit code 2 and the problems on stderr for an invalid mapping', () => {
     const mapping = file('two-faults.yaml');
-    const result = spawnSync(process.execPath, [...BIN, 'serve', '--mapping', mapping, '--data', 'data/sample.ttl', '--port', '0'], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 20_000 });
+    const result = spawnSync(
+      process.execPath,
+      [...BIN, 'serve', '--mapping', mapping, '--data', 'data/sample.ttl', '--port', '0'],
+      { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 20_000 },
+    );
     expect(result.status, result.stderr).toBe(2);
-    expect(result.stderr).toContain(`${mapping}: types.things.relationships.parts.target: 'nope' is not a type of this mapping`);
+    expect(result.stderr).toContain(
+      `${mapping}: types.things.relationships.parts.target: 'nope' is not a type of this mapping`,
+    );
     expect(result.stderr).not.toMatch(STACK_TRACE);
   });
 
   it('the executable: serves, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [...BIN, 'serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', '0'], {
-      cwd: ROOT,
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...BIN, 'serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', '0'],
+      {
+        cwd: ROOT,
+        env: cleanEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const lines: string[] = [];
     createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     try {
-      const port = await listeningPort(() => lines, exited.then(([code]) => code ?? -1), () => stderr);
+      const port = await listeningPort(
+        () => lines,
+        exited.then(([code]) => code ?? -1),
+        () => stderr,
+      );
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
     } finally {
       if (child.exitCode === null) child.kill('SIGTERM');
     }
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the server did not exit within 10 s of SIGTERM')), 10_000));
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('the server did not exit within 10 s of SIGTERM')), 10_000),
+    );
     const [code, signal] = await Promise.race([exited, timeout]);
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(stderr).toBe('');
@@ -229,10 +352,18 @@ describe('cli: serve', () => {
 });
 
 /** The port of the server's `listening on` log line, once it is written; rejects if the server exits first or after 20 s. */
-async function listeningPort(lines: () => readonly string[], exited: Promise<number>, stderr: () => string = () => ''): Promise<number> {
+async function listeningPort(
+  lines: () => readonly string[],
+  exited: Promise<number>,
+  stderr: () => string = () => '',
+): Promise<number> {
   let gone: number | undefined;
   void exited.then((code) => (gone = code));
-  for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 25))) {
+  for (
+    const deadline = Date.now() + 20_000;
+    Date.now() < deadline;
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  ) {
     for (const line of lines()) {
       const match = /^listening on http:\/\/127\.0\.0\.1:(\d+)$/.exec((JSON.parse(line) as { msg?: string }).msg ?? '');
       if (match) return Number(match[1]);

@@ -75,7 +75,7 @@ describe('ids: ids that cannot be ids of the type', () => {
     { strategy: TEMPLATE, input: '5a3f-8c1e' },
     { strategy: TEMPLATE, input: '-' },
     // hex: whole bytes, at most 4096 characters
-    { strategy: HEX, input: '41'.repeat(2048) + '41' },
+    { strategy: HEX, input: `${'41'.repeat(2048)}41` },
     { strategy: HEX, input: '414' },
     { strategy: HEX, input: '4' },
     { strategy: HEX, input: '41-42' },

@@ -50,22 +50,44 @@ describe('loadMapping: the sample mapping', () => {
   });
 
   it('compiles the three id strategies, with the top-level default where a type sets none', () => {
-    expect(mapping.types.get('concepts')!.id).toEqual({ kind: 'template', prefix: 'http://linkedeconomy.org/resource/concept/', suffix: '' });
-    expect(mapping.types.get('countries')!.id).toEqual({ kind: 'hex', base: 'http://linkedeconomy.org/resource/country/' });
-    expect(mapping.types.get('trade-activities')!.id).toEqual({ kind: 'predicate', predicate: 'http://mu.semte.ch/vocabularies/core/uuid' });
+    expect(mapping.types.get('concepts')!.id).toEqual({
+      kind: 'template',
+      prefix: 'http://linkedeconomy.org/resource/concept/',
+      suffix: '',
+    });
+    expect(mapping.types.get('countries')!.id).toEqual({
+      kind: 'hex',
+      base: 'http://linkedeconomy.org/resource/country/',
+    });
+    expect(mapping.types.get('trade-activities')!.id).toEqual({
+      kind: 'predicate',
+      predicate: 'http://mu.semte.ch/vocabularies/core/uuid',
+    });
   });
 
   it('compiles attributes: shorthand, language, datatype, many', () => {
     const concepts = mapping.types.get('concepts')!;
-    expect(concepts.attributes.get('label')).toEqual({ name: 'label', predicate: `${SKOS}prefLabel`, language: 'en', many: false });
-    expect(concepts.attributes.get('notation')).toEqual({ name: 'notation', predicate: `${SKOS}notation`, many: false });
+    expect(concepts.attributes.get('label')).toEqual({
+      name: 'label',
+      predicate: `${SKOS}prefLabel`,
+      language: 'en',
+      many: false,
+    });
+    expect(concepts.attributes.get('notation')).toEqual({
+      name: 'notation',
+      predicate: `${SKOS}notation`,
+      many: false,
+    });
     expect(mapping.types.get('trade-activities')!.attributes.get('financial-year')).toEqual({
       name: 'financial-year',
       predicate: `${ELOD}financialYear`,
       datatype: `${XSD}date`,
       many: false,
     });
-    expect(mapping.types.get('aid-activities')!.attributes.get('keywords')).toMatchObject({ predicate: 'http://purl.org/dc/terms/subject', many: true });
+    expect(mapping.types.get('aid-activities')!.attributes.get('keywords')).toMatchObject({
+      predicate: 'http://purl.org/dc/terms/subject',
+      many: true,
+    });
   });
 
   it('compiles relationships, inverse ones too', () => {
@@ -78,7 +100,10 @@ describe('loadMapping: the sample mapping', () => {
       inverse: true,
     });
     expect(concepts.relationships.get('broader-concepts')).toMatchObject({ inverse: false, cardinality: 'many' });
-    expect(mapping.types.get('trade-activities')!.relationships.get('origin')).toMatchObject({ target: 'group-national-agents', cardinality: 'one' });
+    expect(mapping.types.get('trade-activities')!.relationships.get('origin')).toMatchObject({
+      target: 'group-national-agents',
+      cardinality: 'one',
+    });
   });
 
   it('expands every prefixed name to a full IRI', () => {
@@ -96,9 +121,14 @@ describe('loadMapping: the sample mapping', () => {
 
   it('compiles defaultSort into sort keys, and freezes what it compiles', () => {
     const tradeActivities = mapping.types.get('trade-activities')!;
-    expect(tradeActivities.defaultSort.map(({ field, descending, path }) => ({ field, descending, end: path.end === 'id' ? 'id' : path.end.name, hops: path.hops.length }))).toEqual([
-      { field: 'financial-year', descending: true, end: 'financial-year', hops: 0 },
-    ]);
+    expect(
+      tradeActivities.defaultSort.map(({ field, descending, path }) => ({
+        field,
+        descending,
+        end: path.end === 'id' ? 'id' : path.end.name,
+        hops: path.hops.length,
+      })),
+    ).toEqual([{ field: 'financial-year', descending: true, end: 'financial-year', hops: 0 }]);
     expect(tradeActivities.defaultSort[0]!.path.end).toBe(tradeActivities.attributes.get('financial-year'));
     expect(Object.isFrozen(tradeActivities.defaultSort)).toBe(true);
     expect(mapping.types.get('concepts')!.defaultSort).toEqual([]);
@@ -112,26 +142,37 @@ describe('loadMapping: the sample mapping', () => {
 describe('loadMapping: files', () => {
   it('accepts a JSON mapping file', async () => {
     const file = join(dir, 'books.json');
-    await writeFile(file, JSON.stringify({
-      prefixes: { schema: 'http://schema.org/' },
-      types: {
-        books: {
-          class: 'schema:Book',
-          id: { hex: true },
-          defaultSort: ['title'],
-          attributes: { title: 'schema:name', pages: { predicate: 'schema:numberOfPages', datatype: '<http://www.w3.org/2001/XMLSchema#integer>' } },
-          relationships: { author: { predicate: 'schema:author', target: 'people', cardinality: 'one' } },
+    await writeFile(
+      file,
+      JSON.stringify({
+        prefixes: { schema: 'http://schema.org/' },
+        types: {
+          books: {
+            class: 'schema:Book',
+            id: { hex: true },
+            defaultSort: ['title'],
+            attributes: {
+              title: 'schema:name',
+              pages: { predicate: 'schema:numberOfPages', datatype: '<http://www.w3.org/2001/XMLSchema#integer>' },
+            },
+            relationships: { author: { predicate: 'schema:author', target: 'people', cardinality: 'one' } },
+          },
+          people: { class: 'http://schema.org/Person', id: { template: 'urn:person:{id}' } },
         },
-        people: { class: 'http://schema.org/Person', id: { template: 'urn:person:{id}' } },
-      },
-    }));
+      }),
+    );
     const mapping = await loadMapping(file);
     expect(mapping.source).toBe(file);
     expect([...mapping.types.keys()]).toEqual(['books', 'people']);
     const books = mapping.types.get('books')!;
     expect(books.id).toEqual({ kind: 'hex', base: '' });
     expect(books.classIri).toBe('http://schema.org/Book');
-    expect(books.attributes.get('pages')).toEqual({ name: 'pages', predicate: 'http://schema.org/numberOfPages', datatype: `${XSD}integer`, many: false });
+    expect(books.attributes.get('pages')).toEqual({
+      name: 'pages',
+      predicate: 'http://schema.org/numberOfPages',
+      datatype: `${XSD}integer`,
+      many: false,
+    });
     expect(mapping.types.get('people')!.id).toEqual({ kind: 'template', prefix: 'urn:person:', suffix: '' });
   });
 
@@ -161,7 +202,9 @@ describe('loadMapping: files', () => {
       expect.arrayContaining([
         expect.stringMatching(/^types\.things\.class: 'Thing' is neither a known prefixed name/),
         expect.stringMatching(/^types\.things\.attributes\.id: 'id' is reserved by JSON:API/),
-        expect.stringMatching(/^types\.things\.attributes\.id\.predicate: 'ex:id' is neither a known prefixed name \(prefixes: none\)/),
+        expect.stringMatching(
+          /^types\.things\.attributes\.id\.predicate: 'ex:id' is neither a known prefixed name \(prefixes: none\)/,
+        ),
       ]),
     );
     const lines = error.message.split('\n');
@@ -188,7 +231,10 @@ function base(): any {
 describe('compileMapping', () => {
   it('compiles the base mapping of the table', () => {
     const mapping = compileMapping(base(), 'test.yaml');
-    expect(mapping.types.get('concepts')!.relationships.get('broader')).toMatchObject({ predicate: `${SKOS}broader`, target: 'concepts' });
+    expect(mapping.types.get('concepts')!.relationships.get('broader')).toMatchObject({
+      predicate: `${SKOS}broader`,
+      target: 'concepts',
+    });
   });
 
   it.each<{ name: string; change: (m: any) => void; path: string; expected: RegExp[] }>([
@@ -335,7 +381,8 @@ describe('compileMapping', () => {
     },
     {
       name: 'relationship named links',
-      change: (m) => (m.types.concepts.relationships.links = { predicate: 'skos:related', target: 'concepts', cardinality: 'many' }),
+      change: (m) =>
+        (m.types.concepts.relationships.links = { predicate: 'skos:related', target: 'concepts', cardinality: 'many' }),
       path: 'types.concepts.relationships.links',
       expected: [/'links' is reserved by JSON:API/],
     },
@@ -347,7 +394,8 @@ describe('compileMapping', () => {
     },
     {
       name: 'field used as both attribute and relationship',
-      change: (m) => (m.types.concepts.relationships.label = { predicate: 'skos:related', target: 'concepts', cardinality: 'many' }),
+      change: (m) =>
+        (m.types.concepts.relationships.label = { predicate: 'skos:related', target: 'concepts', cardinality: 'many' }),
       path: 'types.concepts.relationships.label',
       expected: [/'label' is also an attribute/, /one namespace/],
     },
@@ -437,8 +485,12 @@ describe('compileMapping', () => {
   });
 
   it('a document that is not a mapping at all', () => {
-    expect(mappingError(() => compileMapping(null, 'test.yaml')).problems).toEqual([expect.stringMatching(/^\(top level\): .*expected object/)]);
-    expect(mappingError(() => compileMapping('types', 'test.yaml')).problems).toEqual([expect.stringMatching(/^\(top level\): .*expected object/)]);
+    expect(mappingError(() => compileMapping(null, 'test.yaml')).problems).toEqual([
+      expect.stringMatching(/^\(top level\): .*expected object/),
+    ]);
+    expect(mappingError(() => compileMapping('types', 'test.yaml')).problems).toEqual([
+      expect.stringMatching(/^\(top level\): .*expected object/),
+    ]);
   });
 
   it('reports several faults of one mapping together', () => {
@@ -482,6 +534,8 @@ describe('compileMapping', () => {
     raw.types.concepts.relationships.broader.target = 'nope';
     raw.types.concepts.defaultSort = ['broader.label'];
     const error = mappingError(() => compileMapping(raw, 'test.yaml'));
-    expect(error.problems).toContainEqual(expect.stringMatching(/^types\.concepts\.relationships\.broader\.target: 'nope' is not a type/));
+    expect(error.problems).toContainEqual(
+      expect.stringMatching(/^types\.concepts\.relationships\.broader\.target: 'nope' is not a type/),
+    );
   });
 });

@@ -49,7 +49,11 @@ describe('negotiate: requests the server answers', () => {
 
 describe('negotiate: 406 Not Acceptable', () => {
   /** Every JSON:API instance carries a parameter other than profile (or names an extension). */
-  const PARAMETERS = [/Every application\/vnd\.api\+json entry in Accept/, /only profile is supported/, /no extensions/];
+  const PARAMETERS = [
+    /Every application\/vnd\.api\+json entry in Accept/,
+    /only profile is supported/,
+    /no extensions/,
+  ];
   /** Nothing in Accept is something the server can produce. */
   const NOTHING = [/produces only application\/vnd\.api\+json/];
   it.each([
@@ -90,7 +94,11 @@ describe('negotiate: 415 Unsupported Media Type', () => {
     const error = thrown(() => negotiate('application/vnd.api+json', contentType));
     expect(error?.status).toBe(415);
     expect(error!.errors).toHaveLength(1);
-    expect(error!.errors[0]).toMatchObject({ status: '415', title: 'Unsupported Media Type', source: { header: 'Content-Type' } });
+    expect(error!.errors[0]).toMatchObject({
+      status: '415',
+      title: 'Unsupported Media Type',
+      source: { header: 'Content-Type' },
+    });
     expect(error!.errors[0]!.detail).toMatch(/only the profile parameter/);
     expect(error!.errors[0]!.detail).toContain(`got '${contentType}'`);
   });
@@ -109,18 +117,29 @@ describe('negotiate: the profiles a client asks for', () => {
     { accept: `application/vnd.api+json; profile="${CURSOR}"`, profiles: [CURSOR] },
     { accept: `application/vnd.api+json;profile="${CURSOR}"`, profiles: [CURSOR] },
     // A space-separated list of URIs, in order; a repeat counts once; extra spaces split nothing.
-    { accept: `application/vnd.api+json; profile="http://x/a  ${CURSOR} http://x/a"`, profiles: ['http://x/a', CURSOR] },
+    {
+      accept: `application/vnd.api+json; profile="http://x/a  ${CURSOR} http://x/a"`,
+      profiles: ['http://x/a', CURSOR],
+    },
     // Every instance the server may answer with counts, whatever its q.
-    { accept: `application/vnd.api+json; profile="http://x/a", application/vnd.api+json; profile="${CURSOR}"; q=0.5`, profiles: ['http://x/a', CURSOR] },
+    {
+      accept: `application/vnd.api+json; profile="http://x/a", application/vnd.api+json; profile="${CURSOR}"; q=0.5`,
+      profiles: ['http://x/a', CURSOR],
+    },
     { accept: `text/html, application/vnd.api+json; profile="${CURSOR}", */*;q=0.1`, profiles: [CURSOR] },
     // An instance that is ignored (another parameter, an extension) asks for nothing.
     { accept: `application/vnd.api+json; profile="${CURSOR}"; charset=utf-8, application/vnd.api+json`, profiles: [] },
-    { accept: `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"; profile="${CURSOR}", application/vnd.api+json`, profiles: [] },
+    {
+      accept: `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"; profile="${CURSOR}", application/vnd.api+json`,
+      profiles: [],
+    },
   ])('Accept: $accept', ({ accept, profiles }) => {
     expect(negotiate(accept, undefined)).toEqual({ profiles });
   });
 
   it("does not take profiles from Content-Type (it is about the request's body)", () => {
-    expect(negotiate('application/vnd.api+json', `application/vnd.api+json; profile="${CURSOR}"`)).toEqual({ profiles: [] });
+    expect(negotiate('application/vnd.api+json', `application/vnd.api+json; profile="${CURSOR}"`)).toEqual({
+      profiles: [],
+    });
   });
 });

@@ -41,23 +41,48 @@ describe('parseFields: accepted values', () => {
 });
 
 describe('parseFields: rejected values', () => {
-  const CONCEPT_FIELDS = /Fields: notation, label, broader-concepts, narrower-concepts, concept-scheme, top-concept-of\./;
+  const CONCEPT_FIELDS =
+    /Fields: notation, label, broader-concepts, narrower-concepts, concept-scheme, top-concept-of\./;
   it.each([
-    { input: 'fields[nope]=label', parameter: 'fields[nope]', detail: [/There is no resource type 'nope'/, /Types: trade-activities, amounts,/] },
+    {
+      input: 'fields[nope]=label',
+      parameter: 'fields[nope]',
+      detail: [/There is no resource type 'nope'/, /Types: trade-activities, amounts,/],
+    },
     { input: 'fields[Concepts]=label', parameter: 'fields[Concepts]', detail: [/no resource type 'Concepts'/] },
-    { input: 'fields[concepts]=nope', parameter: 'fields[concepts]', detail: [/concepts has no field 'nope'/, CONCEPT_FIELDS] },
+    {
+      input: 'fields[concepts]=nope',
+      parameter: 'fields[concepts]',
+      detail: [/concepts has no field 'nope'/, CONCEPT_FIELDS],
+    },
     { input: 'fields[concepts]=label,nope', parameter: 'fields[concepts]', detail: [/has no field 'nope'/] },
     // id and type identify a resource; they are not fields.
     { input: 'fields[concepts]=id', parameter: 'fields[concepts]', detail: [/has no field 'id'/] },
     { input: 'fields[concepts]=type', parameter: 'fields[concepts]', detail: [/has no field 'type'/] },
     // A field of another type.
-    { input: 'fields[concepts]=financial-year', parameter: 'fields[concepts]', detail: [/concepts has no field 'financial-year'/] },
-    { input: 'fields[concepts]=label,', parameter: 'fields[concepts]', detail: [/'label,' has an empty field name/, /empty value for none/, CONCEPT_FIELDS] },
+    {
+      input: 'fields[concepts]=financial-year',
+      parameter: 'fields[concepts]',
+      detail: [/concepts has no field 'financial-year'/],
+    },
+    {
+      input: 'fields[concepts]=label,',
+      parameter: 'fields[concepts]',
+      detail: [/'label,' has an empty field name/, /empty value for none/, CONCEPT_FIELDS],
+    },
     { input: 'fields[concepts]=,', parameter: 'fields[concepts]', detail: [/empty field name/] },
     { input: 'fields[concepts]= label', parameter: 'fields[concepts]', detail: [/has no field ' label'/] },
-    { input: 'fields[group-national-agents]=name', parameter: 'fields[group-national-agents]', detail: [/Fields: country\./] },
+    {
+      input: 'fields[group-national-agents]=name',
+      parameter: 'fields[group-national-agents]',
+      detail: [/Fields: country\./],
+    },
     // The first bad parameter is the one named.
-    { input: 'fields[concepts]=label&fields[countries]=nope', parameter: 'fields[countries]', detail: [/countries has no field 'nope'/, /Fields: iso-code, name\./] },
+    {
+      input: 'fields[concepts]=label&fields[countries]=nope',
+      parameter: 'fields[countries]',
+      detail: [/countries has no field 'nope'/, /Fields: iso-code, name\./],
+    },
   ])('$input → 400 naming $parameter', ({ input, parameter, detail }) => {
     const error = thrown(() => fieldsets(input));
     expect(error.status).toBe(400);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { JsonApiError } from '../../../src/errors/json-api-error.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping, ResourceType } from '../../../src/mapping/model.js';
-import { DEFAULT_INCLUDE_DEPTH, parseInclude, type IncludeNode } from '../../../src/request/parse-include.js';
+import { DEFAULT_INCLUDE_DEPTH, type IncludeNode, parseInclude } from '../../../src/request/parse-include.js';
 import { thrown as thrownError } from '../../support/thrown.js';
 
 let mapping: Mapping;
@@ -18,14 +18,18 @@ type Summary = { [node: string]: Summary };
 function summary(nodes: readonly IncludeNode[]): Summary {
   return Object.fromEntries(nodes.map((n) => [`${n.relationship.name} (${n.type.name})`, summary(n.children)]));
 }
-const tree = (value: string, type = tradeActivities, depth = DEFAULT_INCLUDE_DEPTH) => summary(parseInclude(value, mapping, type, depth));
+const tree = (value: string, type = tradeActivities, depth = DEFAULT_INCLUDE_DEPTH) =>
+  summary(parseInclude(value, mapping, type, depth));
 const thrown = (fn: () => unknown) => thrownError(JsonApiError, fn);
 
 describe('parseInclude: accepted values', () => {
   it.each([
     { input: '', expected: {} },
     { input: 'concerns', expected: { 'concerns (concepts)': {} } },
-    { input: 'origin,destination', expected: { 'origin (group-national-agents)': {}, 'destination (group-national-agents)': {} } },
+    {
+      input: 'origin,destination',
+      expected: { 'origin (group-national-agents)': {}, 'destination (group-national-agents)': {} },
+    },
     { input: 'concerns.broader-concepts', expected: { 'concerns (concepts)': { 'broader-concepts (concepts)': {} } } },
     {
       input: 'concerns.broader-concepts.broader-concepts',
@@ -33,8 +37,14 @@ describe('parseInclude: accepted values', () => {
     },
     { input: 'origin.country', expected: { 'origin (group-national-agents)': { 'country (countries)': {} } } },
     // Shared prefixes merge, whatever the order; a path given twice is included once.
-    { input: 'concerns,concerns.broader-concepts', expected: { 'concerns (concepts)': { 'broader-concepts (concepts)': {} } } },
-    { input: 'concerns.broader-concepts,concerns', expected: { 'concerns (concepts)': { 'broader-concepts (concepts)': {} } } },
+    {
+      input: 'concerns,concerns.broader-concepts',
+      expected: { 'concerns (concepts)': { 'broader-concepts (concepts)': {} } },
+    },
+    {
+      input: 'concerns.broader-concepts,concerns',
+      expected: { 'concerns (concepts)': { 'broader-concepts (concepts)': {} } },
+    },
     { input: 'concerns,concerns', expected: { 'concerns (concepts)': {} } },
     {
       input: 'concerns.broader-concepts,concerns.narrower-concepts,origin.country,destination.country',
@@ -45,13 +55,20 @@ describe('parseInclude: accepted values', () => {
       },
     },
     // Inverse relationships are relationships like any other.
-    { input: 'concerns.narrower-concepts', expected: { 'concerns (concepts)': { 'narrower-concepts (concepts)': {} } } },
+    {
+      input: 'concerns.narrower-concepts',
+      expected: { 'concerns (concepts)': { 'narrower-concepts (concepts)': {} } },
+    },
   ])('$input', ({ input, expected }) => {
     expect(tree(input)).toEqual(expected);
   });
 
   it('keeps the order of the paths as given', () => {
-    expect(Object.keys(tree('amount,concerns,origin'))).toEqual(['amount (amounts)', 'concerns (concepts)', 'origin (group-national-agents)']);
+    expect(Object.keys(tree('amount,concerns,origin'))).toEqual([
+      'amount (amounts)',
+      'concerns (concepts)',
+      'origin (group-national-agents)',
+    ]);
   });
 
   it('resolves nodes to the relationships and types of the mapping', () => {
@@ -63,7 +80,9 @@ describe('parseInclude: accepted values', () => {
   });
 
   it('starts from the type it is given (a related URL starts from the target type)', () => {
-    expect(tree('broader-concepts.concept-scheme', mapping.types.get('concepts')!)).toEqual({ 'broader-concepts (concepts)': { 'concept-scheme (concept-schemes)': {} } });
+    expect(tree('broader-concepts.concept-scheme', mapping.types.get('concepts')!)).toEqual({
+      'broader-concepts (concepts)': { 'concept-scheme (concept-schemes)': {} },
+    });
   });
 
   it('accepts paths up to the depth it is given', () => {
@@ -79,17 +98,36 @@ describe('parseInclude: rejected values', () => {
     { input: 'nope', detail: [/Cannot include 'nope'/, /trade-activities has no relationship 'nope'/, RELATIONSHIPS] },
     { input: 'financial-year', detail: [/trade-activities has no relationship 'financial-year'/, RELATIONSHIPS] },
     { input: 'Concerns', detail: [/has no relationship 'Concerns'/] },
-    { input: 'concerns.nope', detail: [/Cannot include 'concerns\.nope'/, /concepts has no relationship 'nope'/, /Relationships: broader-concepts, narrower-concepts, concept-scheme, top-concept-of\./] },
+    {
+      input: 'concerns.nope',
+      detail: [
+        /Cannot include 'concerns\.nope'/,
+        /concepts has no relationship 'nope'/,
+        /Relationships: broader-concepts, narrower-concepts, concept-scheme, top-concept-of\./,
+      ],
+    },
     { input: 'origin.country.nope', detail: [/countries has no relationship 'nope'/, /Relationships: none\./] },
     { input: 'concerns,nope', detail: [/Cannot include 'nope'/] },
     { input: 'amount.value', detail: [/amounts has no relationship 'value'/] },
-    { input: ',', detail: [/empty relationship name/, /Relationships of trade-activities: concerns, origin, destination, amount\./] },
+    {
+      input: ',',
+      detail: [/empty relationship name/, /Relationships of trade-activities: concerns, origin, destination, amount\./],
+    },
     { input: 'concerns,', detail: [/The include list 'concerns,' has an empty relationship name/] },
     { input: 'concerns.', detail: [/empty relationship name/] },
     { input: '.concerns', detail: [/empty relationship name/] },
-    { input: 'concerns..broader-concepts', detail: [/empty relationship name/, /Relationships of concepts: broader-concepts,/] },
-    { input: 'concerns.broader-concepts.broader-concepts.broader-concepts', detail: [/follows 4 relationships; include paths may follow at most 3\./] },
-    { input: 'origin,concerns.broader-concepts.broader-concepts.broader-concepts.broader-concepts', detail: [/follows 5 relationships/] },
+    {
+      input: 'concerns..broader-concepts',
+      detail: [/empty relationship name/, /Relationships of concepts: broader-concepts,/],
+    },
+    {
+      input: 'concerns.broader-concepts.broader-concepts.broader-concepts',
+      detail: [/follows 4 relationships; include paths may follow at most 3\./],
+    },
+    {
+      input: 'origin,concerns.broader-concepts.broader-concepts.broader-concepts.broader-concepts',
+      detail: [/follows 5 relationships/],
+    },
   ])('$input → 400', ({ input, detail }) => {
     const error = thrown(() => parseInclude(input, mapping, tradeActivities, DEFAULT_INCLUDE_DEPTH));
     expect(error.status).toBe(400);
@@ -101,6 +139,8 @@ describe('parseInclude: rejected values', () => {
 
   it('the depth limit is the one it is given', () => {
     const error = thrown(() => parseInclude('origin.country', mapping, tradeActivities, 1));
-    expect(error.errors[0]!.detail).toMatch(/'origin\.country' follows 2 relationships; include paths may follow at most 1\./);
+    expect(error.errors[0]!.detail).toMatch(
+      /'origin\.country' follows 2 relationships; include paths may follow at most 1\./,
+    );
   });
 });

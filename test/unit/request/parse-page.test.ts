@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JsonApiError } from '../../../src/errors/json-api-error.js';
-import { parsePage, type PageLimits } from '../../../src/request/parse-page.js';
+import { type PageLimits, parsePage } from '../../../src/request/parse-page.js';
 import { parseQuery } from '../../../src/request/parse-query.js';
 import { thrown as thrownError } from '../../support/thrown.js';
 
@@ -8,7 +8,8 @@ const thrown = (fn: () => unknown) => thrownError(JsonApiError, fn);
 const LIMITS: PageLimits = { defaultSize: 20, maxSize: 100 };
 const page = (query: string, limits = LIMITS) => parsePage(parseQuery(query).page, limits);
 /** page[...] members as parseQuery gives them, for the cases that pass `profile` too. */
-const pageParams = (query: Record<string, string>) => Object.entries(query).map(([member, value]) => ({ name: `page[${member}]`, members: [member], value }));
+const pageParams = (query: Record<string, string>) =>
+  Object.entries(query).map(([member, value]) => ({ name: `page[${member}]`, members: [member], value }));
 
 describe('parsePage: accepted', () => {
   it.each([
@@ -56,7 +57,10 @@ describe('parsePage: refused', () => {
 
   it('a size over the maximum carries the maximum in meta.page.maxSize (cursor pagination profile)', () => {
     const error = thrown(() => page('page[size]=11', { defaultSize: 4, maxSize: 10 }));
-    expect(error.errors[0]).toMatchObject({ title: 'Page size requested is too large', meta: { page: { maxSize: 10 } } });
+    expect(error.errors[0]).toMatchObject({
+      title: 'Page size requested is too large',
+      meta: { page: { maxSize: 10 } },
+    });
   });
 });
 
@@ -65,8 +69,16 @@ describe('parsePage: cursor pages', () => {
     { query: { after: 'A' }, profile: false, expected: { kind: 'cursor', size: 20, after: 'A' } },
     { query: { before: 'B', size: '5' }, profile: false, expected: { kind: 'cursor', size: 5, before: 'B' } },
     // A range defaults to the maximum page size (the profile says so).
-    { query: { after: 'A', before: 'B' }, profile: false, expected: { kind: 'cursor', size: 100, after: 'A', before: 'B' } },
-    { query: { after: 'A', before: 'B', size: '3' }, profile: false, expected: { kind: 'cursor', size: 3, after: 'A', before: 'B' } },
+    {
+      query: { after: 'A', before: 'B' },
+      profile: false,
+      expected: { kind: 'cursor', size: 100, after: 'A', before: 'B' },
+    },
+    {
+      query: { after: 'A', before: 'B', size: '3' },
+      profile: false,
+      expected: { kind: 'cursor', size: 3, after: 'A', before: 'B' },
+    },
     // With the profile asked for in Accept, the first page is a cursor page too.
     { query: {}, profile: true, expected: { kind: 'cursor', size: 20 } },
     { query: { size: '7' }, profile: true, expected: { kind: 'cursor', size: 7 } },
@@ -81,7 +93,12 @@ describe('parsePage: cursor pages', () => {
   });
 
   it.each<{ query: Record<string, string>; profile: boolean; parameter: string; detail: RegExp }>([
-    { query: { number: '1', after: 'A' }, profile: false, parameter: 'page[number]', detail: /cannot be combined with page\[after\]/ },
+    {
+      query: { number: '1', after: 'A' },
+      profile: false,
+      parameter: 'page[number]',
+      detail: /cannot be combined with page\[after\]/,
+    },
     { query: { number: '-1' }, profile: true, parameter: 'page[number]', detail: /non-negative integer/ },
     { query: { after: 'A', size: '101' }, profile: false, parameter: 'page[size]', detail: /100 is the maximum/ },
     { query: { size: '0' }, profile: true, parameter: 'page[size]', detail: /positive integer/ },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JsonApiError } from '../../../src/errors/json-api-error.js';
-import { thrown as thrownError } from '../../support/thrown.js';
 import { parsePath, type Route } from '../../../src/request/parse-path.js';
+import { thrown as thrownError } from '../../support/thrown.js';
 
 const thrown = (fn: () => unknown) => thrownError(JsonApiError, fn);
 
@@ -16,10 +16,19 @@ describe('parsePath: the four shapes', () => {
     { input: '/concepts/0101', expected: { dataset: d, type: 'concepts', id: '0101' } },
     { input: '/api/sample/concepts/0101', expected: { dataset: 'sample', type: 'concepts', id: '0101' } },
     // related resource(s)
-    { input: '/trade-activities/5a3f/concerns', expected: { dataset: d, type: 'trade-activities', id: '5a3f', relationship: 'concerns' } },
-    { input: '/api/sample/trade-activities/5a3f/concerns', expected: { dataset: 'sample', type: 'trade-activities', id: '5a3f', relationship: 'concerns' } },
+    {
+      input: '/trade-activities/5a3f/concerns',
+      expected: { dataset: d, type: 'trade-activities', id: '5a3f', relationship: 'concerns' },
+    },
+    {
+      input: '/api/sample/trade-activities/5a3f/concerns',
+      expected: { dataset: 'sample', type: 'trade-activities', id: '5a3f', relationship: 'concerns' },
+    },
     // relationship (linkage), both spellings
-    { input: '/trade-activities/5a3f/links/concerns', expected: { dataset: d, type: 'trade-activities', id: '5a3f', relationship: 'concerns', linkage: 'links' } },
+    {
+      input: '/trade-activities/5a3f/links/concerns',
+      expected: { dataset: d, type: 'trade-activities', id: '5a3f', relationship: 'concerns', linkage: 'links' },
+    },
     {
       input: '/api/sample/trade-activities/5a3f/links/concerns',
       expected: { dataset: 'sample', type: 'trade-activities', id: '5a3f', relationship: 'concerns', linkage: 'links' },
@@ -30,18 +39,33 @@ describe('parsePath: the four shapes', () => {
     },
     {
       input: '/api/other/trade-activities/5a3f/relationships/origin',
-      expected: { dataset: 'other', type: 'trade-activities', id: '5a3f', relationship: 'origin', linkage: 'relationships' },
+      expected: {
+        dataset: 'other',
+        type: 'trade-activities',
+        id: '5a3f',
+        relationship: 'origin',
+        linkage: 'relationships',
+      },
     },
     // one trailing slash is forgiven
     { input: '/concepts/', expected: { dataset: d, type: 'concepts' } },
     { input: '/api/sample/concepts/', expected: { dataset: 'sample', type: 'concepts' } },
     { input: '/concepts/0101/', expected: { dataset: d, type: 'concepts', id: '0101' } },
-    { input: '/trade-activities/5a3f/links/concerns/', expected: { dataset: d, type: 'trade-activities', id: '5a3f', relationship: 'concerns', linkage: 'links' } },
+    {
+      input: '/trade-activities/5a3f/links/concerns/',
+      expected: { dataset: d, type: 'trade-activities', id: '5a3f', relationship: 'concerns', linkage: 'links' },
+    },
     // segments are percent-decoded
     { input: '/concepts/01%2D01', expected: { dataset: d, type: 'concepts', id: '01-01' } },
-    { input: '/trade%2Dactivities/5a3f/links/concern%73', expected: { dataset: d, type: 'trade-activities', id: '5a3f', relationship: 'concerns', linkage: 'links' } },
+    {
+      input: '/trade%2Dactivities/5a3f/links/concern%73',
+      expected: { dataset: d, type: 'trade-activities', id: '5a3f', relationship: 'concerns', linkage: 'links' },
+    },
     { input: '/%61pi/sample/concepts', expected: { dataset: 'sample', type: 'concepts' } },
-    { input: '/trade-activities/5a3f/%6Cinks/concerns', expected: { dataset: d, type: 'trade-activities', id: '5a3f', relationship: 'concerns', linkage: 'links' } },
+    {
+      input: '/trade-activities/5a3f/%6Cinks/concerns',
+      expected: { dataset: d, type: 'trade-activities', id: '5a3f', relationship: 'concerns', linkage: 'links' },
+    },
     // a third segment that is neither links nor relationships is a relationship name
     { input: '/concepts/0101/links', expected: { dataset: d, type: 'concepts', id: '0101', relationship: 'links' } },
   ])('$input', ({ input, expected }) => {

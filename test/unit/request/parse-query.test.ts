@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JsonApiError } from '../../../src/errors/json-api-error.js';
-import { thrown as thrownError } from '../../support/thrown.js';
 import { parseQuery } from '../../../src/request/parse-query.js';
+import { thrown as thrownError } from '../../support/thrown.js';
 
 const thrown = (fn: () => unknown) => thrownError(JsonApiError, fn);
 
@@ -22,17 +22,53 @@ describe('parseQuery: accepted query strings', () => {
     { input: 'so%72t=-id', expected: { ...none, sort: '-id' } },
     // Empty pairs carry no parameter.
     { input: '&sort=x&', expected: { ...none, sort: 'x' } },
-    { input: 'include=concerns.broader-concepts,origin', expected: { ...none, include: 'concerns.broader-concepts,origin' } },
+    {
+      input: 'include=concerns.broader-concepts,origin',
+      expected: { ...none, include: 'concerns.broader-concepts,origin' },
+    },
     { input: 'include=', expected: { ...none, include: '' } },
     // Families with members: each parameter with its name as sent, its members and its value.
-    { input: 'fields[concepts]=label,notation', expected: { ...none, fields: [{ name: 'fields[concepts]', members: ['concepts'], value: 'label,notation' }] } },
-    { input: 'fields%5Bconcepts%5D=', expected: { ...none, fields: [{ name: 'fields[concepts]', members: ['concepts'], value: '' }] } },
-    { input: 'page[number]=1&page[size]=5', expected: { ...none, page: [{ name: 'page[number]', members: ['number'], value: '1' }, { name: 'page[size]', members: ['size'], value: '5' }] } },
-    { input: 'page[after]=abc', expected: { ...none, page: [{ name: 'page[after]', members: ['after'], value: 'abc' }] } },
+    {
+      input: 'fields[concepts]=label,notation',
+      expected: { ...none, fields: [{ name: 'fields[concepts]', members: ['concepts'], value: 'label,notation' }] },
+    },
+    {
+      input: 'fields%5Bconcepts%5D=',
+      expected: { ...none, fields: [{ name: 'fields[concepts]', members: ['concepts'], value: '' }] },
+    },
+    {
+      input: 'page[number]=1&page[size]=5',
+      expected: {
+        ...none,
+        page: [
+          { name: 'page[number]', members: ['number'], value: '1' },
+          { name: 'page[size]', members: ['size'], value: '5' },
+        ],
+      },
+    },
+    {
+      input: 'page[after]=abc',
+      expected: { ...none, page: [{ name: 'page[after]', members: ['after'], value: 'abc' }] },
+    },
     { input: 'filter=x', expected: { ...none, filter: [{ name: 'filter', members: [], value: 'x' }] } },
     { input: 'filter[]=x', expected: { ...none, filter: [{ name: 'filter[]', members: [''], value: 'x' }] } },
-    { input: 'filter[concerns.notation][eq]=0101', expected: { ...none, filter: [{ name: 'filter[concerns.notation][eq]', members: ['concerns.notation', 'eq'], value: '0101' }] } },
-    { input: 'filter[a]=1&filter[a][ne]=2', expected: { ...none, filter: [{ name: 'filter[a]', members: ['a'], value: '1' }, { name: 'filter[a][ne]', members: ['a', 'ne'], value: '2' }] } },
+    {
+      input: 'filter[concerns.notation][eq]=0101',
+      expected: {
+        ...none,
+        filter: [{ name: 'filter[concerns.notation][eq]', members: ['concerns.notation', 'eq'], value: '0101' }],
+      },
+    },
+    {
+      input: 'filter[a]=1&filter[a][ne]=2',
+      expected: {
+        ...none,
+        filter: [
+          { name: 'filter[a]', members: ['a'], value: '1' },
+          { name: 'filter[a][ne]', members: ['a', 'ne'], value: '2' },
+        ],
+      },
+    },
   ])('$input', ({ input, expected }) => {
     expect(parseQuery(input)).toEqual(expected);
   });
@@ -57,13 +93,33 @@ describe('parseQuery: rejected query strings', () => {
     { input: 'include[x]=a', parameter: 'include[x]', detail: [/Unknown query parameter 'include\[x\]'/] },
     // All-lowercase names are reserved by JSON:API.
     { input: 'foo=1', parameter: 'foo', detail: [/'foo'/, /reserved by JSON:API/, /supported: sort, include/] },
-    { input: 'sorting=x', parameter: 'sorting', detail: [/'sorting'/, /reserved by JSON:API/, /supported: sort, include/] },
+    {
+      input: 'sorting=x',
+      parameter: 'sorting',
+      detail: [/'sorting'/, /reserved by JSON:API/, /supported: sort, include/],
+    },
     // Implementation-specific names (a non a-z character) this server does not know.
-    { input: 'myParam=1', parameter: 'myParam', detail: [/Unknown query parameter 'myParam'/, /supported: sort, include/] },
-    { input: 'my-param=1', parameter: 'my-param', detail: [/Unknown query parameter 'my-param'/, /supported: sort, include/] },
+    {
+      input: 'myParam=1',
+      parameter: 'myParam',
+      detail: [/Unknown query parameter 'myParam'/, /supported: sort, include/],
+    },
+    {
+      input: 'my-param=1',
+      parameter: 'my-param',
+      detail: [/Unknown query parameter 'my-param'/, /supported: sort, include/],
+    },
     { input: 'Sort=x', parameter: 'Sort', detail: [/Unknown query parameter 'Sort'/, /supported: sort, include/] },
-    { input: 'sort[x]=1', parameter: 'sort[x]', detail: [/Unknown query parameter 'sort\[x\]'/, /supported: sort, include/] },
-    { input: 'foo[bar]=1', parameter: 'foo[bar]', detail: [/Unknown query parameter 'foo\[bar\]'/, /supported: sort, include/] },
+    {
+      input: 'sort[x]=1',
+      parameter: 'sort[x]',
+      detail: [/Unknown query parameter 'sort\[x\]'/, /supported: sort, include/],
+    },
+    {
+      input: 'foo[bar]=1',
+      parameter: 'foo[bar]',
+      detail: [/Unknown query parameter 'foo\[bar\]'/, /supported: sort, include/],
+    },
     { input: 'sort=x&myParam=1', parameter: 'myParam', detail: [/'myParam'/, /supported: sort, include/] },
   ])('$input → 400 naming $parameter', ({ input, parameter, detail }) => {
     const error = thrown(() => parseQuery(input));

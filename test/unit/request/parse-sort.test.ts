@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JsonApiError } from '../../../src/errors/json-api-error.js';
-import { thrown as thrownError } from '../../support/thrown.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping, ResourceType } from '../../../src/mapping/model.js';
 import { parseSort } from '../../../src/request/parse-sort.js';
+import { thrown as thrownError } from '../../support/thrown.js';
 
 let mapping: Mapping;
 let tradeActivities: ResourceType;
@@ -51,11 +51,27 @@ describe('parseSort: accepted values', () => {
     },
     {
       input: 'origin.country.name',
-      expected: [{ field: 'origin.country.name', descending: false, hops: ['origin', 'country'], end: 'name', multiValued: false }],
+      expected: [
+        {
+          field: 'origin.country.name',
+          descending: false,
+          hops: ['origin', 'country'],
+          end: 'name',
+          multiValued: false,
+        },
+      ],
     },
     {
       input: '-destination.country.iso-code',
-      expected: [{ field: 'destination.country.iso-code', descending: true, hops: ['destination', 'country'], end: 'iso-code', multiValued: false }],
+      expected: [
+        {
+          field: 'destination.country.iso-code',
+          descending: true,
+          hops: ['destination', 'country'],
+          end: 'iso-code',
+          multiValued: false,
+        },
+      ],
     },
     {
       input: 'concerns.label',
@@ -83,7 +99,10 @@ describe('parseSort: accepted values', () => {
 
   it('resolves hops to the relationships of the mapping, in order', () => {
     const [key] = parseSort('origin.country.name', mapping, tradeActivities);
-    expect(key!.path.hops).toEqual([tradeActivities.relationships.get('origin'), mapping.types.get('group-national-agents')!.relationships.get('country')]);
+    expect(key!.path.hops).toEqual([
+      tradeActivities.relationships.get('origin'),
+      mapping.types.get('group-national-agents')!.relationships.get('country'),
+    ]);
     expect(key!.path.end).toBe(mapping.types.get('countries')!.attributes.get('name'));
   });
 
@@ -98,7 +117,8 @@ describe('parseSort: accepted values', () => {
   });
 });
 
-const SORTABLE = /Sortable: id, financial-year, concerns\.<attribute>, origin\.<attribute>, destination\.<attribute>, amount\.<attribute>\./;
+const SORTABLE =
+  /Sortable: id, financial-year, concerns\.<attribute>, origin\.<attribute>, destination\.<attribute>, amount\.<attribute>\./;
 /** The empty-field message shows the whole value and an example of what is expected. */
 const EMPTY_FIELD = /empty field .*expected comma-separated fields/;
 
@@ -114,13 +134,20 @@ describe('parseSort: rejected values', () => {
     { input: '-nope', detail: [/by 'nope'/, /has no attribute 'nope'/, SORTABLE] },
     { input: '--financial-year', detail: [/by '-financial-year'/, /has no attribute '-financial-year'/, SORTABLE] },
     { input: 'financial-year,nope', detail: [/by 'nope'/, SORTABLE] },
-    { input: 'concerns', detail: [/by 'concerns'/, /ends on the relationship 'concerns'/, /concerns\.<attribute>\)/, SORTABLE] },
+    {
+      input: 'concerns',
+      detail: [/by 'concerns'/, /ends on the relationship 'concerns'/, /concerns\.<attribute>\)/, SORTABLE],
+    },
     { input: 'origin.country', detail: [/by 'origin\.country'/, /ends on the relationship 'country'/, SORTABLE] },
     { input: 'concerns.nope', detail: [/by 'concerns\.nope'/, /'concepts' has no attribute 'nope'/, SORTABLE] },
     { input: 'nope.label', detail: [/by 'nope\.label'/, /'trade-activities' has no relationship 'nope'/, SORTABLE] },
     {
       input: 'concerns.broader-concepts.broader-concepts.broader-concepts.label',
-      detail: [/by 'concerns\.broader-concepts\.broader-concepts\.broader-concepts\.label'/, /follows more than 3 relationships/, SORTABLE],
+      detail: [
+        /by 'concerns\.broader-concepts\.broader-concepts\.broader-concepts\.label'/,
+        /follows more than 3 relationships/,
+        SORTABLE,
+      ],
     },
     // A related resource's id is not sortable: `id` only names the collection's own id.
     { input: 'origin.id', detail: [/by 'origin\.id'/, /'group-national-agents' has no attribute 'id'/, SORTABLE] },

@@ -1,7 +1,7 @@
 import rdf from '@rdfjs/data-model';
 import type { Term } from '@rdfjs/types';
 import { describe, expect, it } from 'vitest';
-import { compareTerms, literalToJson, type JsonValue } from '../../../src/shape/literal-to-json.js';
+import { compareTerms, type JsonValue, literalToJson } from '../../../src/shape/literal-to-json.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const typed = (value: string, type: string) => rdf.literal(value, rdf.namedNode(XSD + type));
@@ -24,7 +24,11 @@ describe('literalToJson', () => {
     // past 2^53 the digits would be lost: the lexical form stays
     { name: 'xsd:integer past 2^53', input: typed('90071992547409931', 'integer'), expected: '90071992547409931' },
     { name: 'xsd:integer 2^53', input: typed('9007199254740992', 'integer'), expected: '9007199254740992' },
-    { name: 'xsd:unsignedLong max', input: typed('18446744073709551615', 'unsignedLong'), expected: '18446744073709551615' },
+    {
+      name: 'xsd:unsignedLong max',
+      input: typed('18446744073709551615', 'unsignedLong'),
+      expected: '18446744073709551615',
+    },
     // not an integer lexical form: unchanged
     { name: 'xsd:integer "1.5"', input: typed('1.5', 'integer'), expected: '1.5' },
     { name: 'xsd:integer "abc"', input: typed('abc', 'integer'), expected: 'abc' },
@@ -52,26 +56,69 @@ describe('literalToJson', () => {
     { name: 'xsd:boolean "TRUE"', input: typed('TRUE', 'boolean'), expected: 'TRUE' },
     // dates and the rest: lexical form unchanged
     { name: 'xsd:date "2016-01-01Z"', input: typed('2016-01-01Z', 'date'), expected: '2016-01-01Z' },
-    { name: 'xsd:dateTime', input: typed('2016-01-01T12:30:00+02:00', 'dateTime'), expected: '2016-01-01T12:30:00+02:00' },
+    {
+      name: 'xsd:dateTime',
+      input: typed('2016-01-01T12:30:00+02:00', 'dateTime'),
+      expected: '2016-01-01T12:30:00+02:00',
+    },
     { name: 'xsd:gYear', input: typed('2016', 'gYear'), expected: '2016' },
     { name: 'xsd:string', input: typed('  spaced  ', 'string'), expected: '  spaced  ' },
     { name: 'unknown datatype', input: rdf.literal('42', rdf.namedNode('http://x/type')), expected: '42' },
     // language-tagged strings → the text
     { name: 'lang string', input: rdf.literal('Live animals', 'en'), expected: 'Live animals' },
     { name: 'lang string that looks like a number', input: rdf.literal('42', 'en'), expected: '42' },
-    { name: 'lang string with a mapping datatype', input: rdf.literal('42', 'en'), datatype: `${XSD}integer`, expected: '42' },
+    {
+      name: 'lang string with a mapping datatype',
+      input: rdf.literal('42', 'en'),
+      datatype: `${XSD}integer`,
+      expected: '42',
+    },
     // IRIs and blank nodes
-    { name: 'IRI', input: rdf.namedNode('http://linkedeconomy.org/resource/country/GR'), expected: 'http://linkedeconomy.org/resource/country/GR' },
-    { name: 'IRI with a mapping datatype', input: rdf.namedNode('http://x/1'), datatype: `${XSD}integer`, expected: 'http://x/1' },
+    {
+      name: 'IRI',
+      input: rdf.namedNode('http://linkedeconomy.org/resource/country/GR'),
+      expected: 'http://linkedeconomy.org/resource/country/GR',
+    },
+    {
+      name: 'IRI with a mapping datatype',
+      input: rdf.namedNode('http://x/1'),
+      datatype: `${XSD}integer`,
+      expected: 'http://x/1',
+    },
     { name: 'blank node', input: rdf.blankNode('b0'), expected: '_:b0' },
     // the mapping's datatype types plain literals only
     { name: 'plain "42" with mapping xsd:integer', input: rdf.literal('42'), datatype: `${XSD}integer`, expected: 42 },
     { name: 'plain "42" without a mapping datatype', input: rdf.literal('42'), expected: '42' },
-    { name: 'plain "12.5" with mapping xsd:decimal', input: rdf.literal('12.5'), datatype: `${XSD}decimal`, expected: 12.5 },
-    { name: 'plain "true" with mapping xsd:boolean', input: rdf.literal('true'), datatype: `${XSD}boolean`, expected: true },
-    { name: 'plain "abc" with mapping xsd:integer', input: rdf.literal('abc'), datatype: `${XSD}integer`, expected: 'abc' },
-    { name: '"42"^^xsd:integer with mapping xsd:string', input: typed('42', 'integer'), datatype: `${XSD}string`, expected: 42 },
-    { name: '"42"^^xsd:gYear with mapping xsd:integer', input: typed('42', 'gYear'), datatype: `${XSD}integer`, expected: '42' },
+    {
+      name: 'plain "12.5" with mapping xsd:decimal',
+      input: rdf.literal('12.5'),
+      datatype: `${XSD}decimal`,
+      expected: 12.5,
+    },
+    {
+      name: 'plain "true" with mapping xsd:boolean',
+      input: rdf.literal('true'),
+      datatype: `${XSD}boolean`,
+      expected: true,
+    },
+    {
+      name: 'plain "abc" with mapping xsd:integer',
+      input: rdf.literal('abc'),
+      datatype: `${XSD}integer`,
+      expected: 'abc',
+    },
+    {
+      name: '"42"^^xsd:integer with mapping xsd:string',
+      input: typed('42', 'integer'),
+      datatype: `${XSD}string`,
+      expected: 42,
+    },
+    {
+      name: '"42"^^xsd:gYear with mapping xsd:integer',
+      input: typed('42', 'gYear'),
+      datatype: `${XSD}integer`,
+      expected: '42',
+    },
   ])('$name', ({ input, datatype, expected }) => {
     expect(literalToJson(input, datatype)).toStrictEqual(expected);
   });
