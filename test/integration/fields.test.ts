@@ -7,6 +7,7 @@ import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { nonEmpty } from '../support/non-empty.js';
 import { codePointCompare, type FieldsParameter, Oracle } from '../support/oracle.js';
+import { noteQueries } from '../support/query-log.js';
 
 const mapping = await loadMapping(SAMPLE_MAPPING);
 const oracle = Oracle.fromFile(SAMPLE_DATA, mapping);
@@ -32,15 +33,7 @@ describeEachStore('sparse fieldsets (fields[type])', (h) => {
   const sent: string[] = [];
   let recorded: ApiClient;
   beforeAll(async () => {
-    const store = h().store;
-    const recording: Store = {
-      ...store,
-      description: store.description,
-      select: (text, options) => {
-        sent.push(text);
-        return store.select(text, options);
-      },
-    };
+    const recording = noteQueries(h().store, sent);
     recorded = await ApiClient.listen(
       createApp({ datasets: [{ name: 'sample', mapping, store: recording, linkBase: '' }] }),
     );

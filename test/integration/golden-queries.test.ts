@@ -6,6 +6,7 @@ import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient } from '../support/api-client.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
+import { noteQueries } from '../support/query-log.js';
 
 /**
  * queries/*.rq show the SPARQL each request shape sends, recorded on its way to the embedded store
@@ -44,14 +45,7 @@ let api: ApiClient;
 beforeAll(async () => {
   store = await createOxigraphStore({ files: [SAMPLE_DATA], workers: 1 });
   // The real store, with every query text noted on the way.
-  const recording: Store = {
-    ...store,
-    description: store.description,
-    select: (query, options) => {
-      sent.push(query);
-      return store.select(query, options);
-    },
-  };
+  const recording = noteQueries(store, sent);
   api = await ApiClient.listen(
     createApp({
       datasets: [
