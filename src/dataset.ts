@@ -1,5 +1,5 @@
 import type { Mapping } from './mapping/model.js';
-import type { PlanOptions } from './plan/plan.js';
+import { DEFAULT_REQUEST_LIMITS, type PlanOptions } from './plan/plan.js';
 import { DEFAULT_INCLUDE_DEPTH } from './request/parse-include.js';
 import { DEFAULT_PAGE_LIMITS } from './request/parse-page.js';
 import type { Store } from './store/store.js';
@@ -19,14 +19,18 @@ export interface DatasetOptions extends PlanOptions {
   readonly cacheControl: string;
   /** How long the in-process response cache keeps this dataset's 200s; 0 (the default) keeps none. */
   readonly cacheTtlSeconds: number;
+  /** Each request's deadline: past it the store's work stops and the answer is a 504. */
+  readonly timeoutMs: number;
 }
 
 export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({
   page: DEFAULT_PAGE_LIMITS,
   count: true,
   includeDepth: DEFAULT_INCLUDE_DEPTH,
+  limits: DEFAULT_REQUEST_LIMITS,
   cacheControl: 'no-cache',
   cacheTtlSeconds: 0,
+  timeoutMs: 10_000,
 });
 
 /** One published dataset: its mapping, its store, and where its links point. */

@@ -17,7 +17,26 @@ const datasetSchema = z
     graph: z.string().optional(),
     user: z.string().optional(),
     password: z.string().optional(),
-    timeoutMs: z.number().int().positive().optional(),
+    // Each request's deadline (default 10 000): past it the store's work stops and the answer is a 504.
+    timeoutMs: wholeNumber(100, 600_000, 'expected a number of milliseconds from 100 to 600000').optional(),
+    // Admission control: how many queries of each lane run at once against the store, and how
+    // many may wait (per lane); past that, 503 with Retry-After. See src/store/store.ts `Lane`.
+    queries: z
+      .strictObject({
+        light: wholeNumber(1, 256, 'expected a number of queries from 1 to 256').optional(),
+        heavy: wholeNumber(1, 256, 'expected a number of queries from 1 to 256').optional(),
+        queue: wholeNumber(0, 100_000, 'expected a queue length from 0 to 100000').optional(),
+      })
+      .optional(),
+    // What one request may ask (plan/plan.ts RequestLimits); past a limit, a 400.
+    limits: z
+      .strictObject({
+        sortFields: wholeNumber(1, 100, 'expected a number from 1 to 100').optional(),
+        filters: wholeNumber(1, 1000, 'expected a number from 1 to 1000').optional(),
+        includePaths: wholeNumber(1, 1000, 'expected a number from 1 to 1000').optional(),
+        included: wholeNumber(1, 1_000_000, 'expected a number from 1 to 1000000').optional(),
+      })
+      .optional(),
     linkBase: z.string().optional(),
     page: z
       .strictObject({ defaultSize: z.number().int().min(1).optional(), maxSize: z.number().int().min(1).optional() })
@@ -51,8 +70,35 @@ const configSchema = z.strictObject({
   port: wholeNumber(0, 65535, 'expected a port number (0 to 65535)').optional(),
   host: z.string().optional(),
   default: z.string().optional(),
-  cors: z.strictObject({ origins: z.union([z.literal('*'), z.array(originSchema)]) }).optional(),
+  cors: z
+    .strictObject({
+      origins: z.union([z.literal('*'), z.array(originSchema)]),
+      // Request headers a preflight may ask for (default: Accept, Content-Type, If-None-Match, Authorization, X-Requested-With).
+      allowHeaders: z.array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'expected a header name')).optional(),
+    })
+    .optional(),
   cacheMaxMegabytes: z.number().positive().optional(),
+  // /metrics: on the API's port (default), on a port of its own, behind a bearer token, or off.
+  metrics: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      port: wholeNumber(0, 65535, 'expected a port number (0 to 65535)').optional(),
+      token: z.string().min(16, 'expected a token of at least 16 characters').optional(),
+    })
+    .optional(),
+  // /health: its own deadline (default 2000 ms); `details: true` shows each store's description.
+  health: z
+    .strictObject({
+      timeoutMs: wholeNumber(100, 60_000, 'expected a number of milliseconds from 100 to 60000').optional(),
+      details: z.boolean().optional(),
+    })
+    .optional(),
+  // SIGTERM: how long in-flight requests may finish before they are aborted (default 10 000).
+  shutdownTimeoutMs: wholeNumber(0, 600_000, 'expected a number of milliseconds from 0 to 600000').optional(),
+  // Share of requests written to the access log, from 0 (off, the default) to 1 (every one).
+  accessLogSample: z.number().min(0).max(1).optional(),
+  // Longest request URL (path and query) accepted; longer ones get 414 (default 8192).
+  maxUrlLength: wholeNumber(256, 65_536, 'expected a length from 256 to 65536').optional(),
   datasets: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/, 'dataset names: letters, digits, - and _'), datasetSchema),
 });
 
@@ -63,10 +109,20 @@ export interface ServerConfig {
   readonly host: string;
   readonly default: string;
   readonly datasets: Readonly<Record<string, DatasetConfig>>;
-  /** Origins whose scripts may read responses; any origin when absent. */
-  readonly cors?: { readonly origins: '*' | readonly string[] };
+  /** Origins whose scripts may read responses (any origin when absent), and the request headers a preflight may ask for. */
+  readonly cors?: { readonly origins: '*' | readonly string[]; readonly allowHeaders?: readonly string[] };
   /** Memory bound of the response cache, shared by the datasets that give it a TTL; 64 when absent. */
   readonly cacheMaxMegabytes?: number;
+  /** `/metrics`: on by default, on the API's port and without a token. */
+  readonly metrics?: { readonly enabled?: boolean; readonly port?: number; readonly token?: string };
+  /** `/health`: its own deadline (2000 ms by default), and whether it names each store. */
+  readonly health?: { readonly timeoutMs?: number; readonly details?: boolean };
+  /** How long in-flight requests may finish after SIGTERM; 10 000 ms when absent. */
+  readonly shutdownTimeoutMs?: number;
+  /** Share of requests written to the access log; 0 (off) when absent. */
+  readonly accessLogSample?: number;
+  /** Longest request URL accepted (414 beyond); 8192 when absent. */
+  readonly maxUrlLength?: number;
 }
 
 /** A configuration that can't be used; the CLI prints the message and exits with code 2. */
@@ -110,6 +166,11 @@ function compileConfig(config: ConfigFile, base: string, source: string): Server
     datasets,
     ...(config.cors && { cors: config.cors }),
     ...(config.cacheMaxMegabytes !== undefined && { cacheMaxMegabytes: config.cacheMaxMegabytes }),
+    ...(config.metrics && { metrics: config.metrics }),
+    ...(config.health && { health: config.health }),
+    ...(config.shutdownTimeoutMs !== undefined && { shutdownTimeoutMs: config.shutdownTimeoutMs }),
+    ...(config.accessLogSample !== undefined && { accessLogSample: config.accessLogSample }),
+    ...(config.maxUrlLength !== undefined && { maxUrlLength: config.maxUrlLength }),
   };
 }
 

@@ -35,7 +35,7 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
 }
 
 function optionsFrom(d: DatasetConfig): DatasetOptions {
-  const { page, count, includeDepth, cacheControl, cacheTtlSeconds } = DEFAULT_DATASET_OPTIONS;
+  const { page, count, includeDepth, limits, cacheControl, cacheTtlSeconds, timeoutMs } = DEFAULT_DATASET_OPTIONS;
   return {
     page: {
       defaultSize: d.page?.defaultSize ?? page.defaultSize,
@@ -44,7 +44,9 @@ function optionsFrom(d: DatasetConfig): DatasetOptions {
     count: d.count ?? count,
     includeDepth: d.includeDepth ?? includeDepth,
     cacheControl: d.cacheControl ?? cacheControl,
+    limits: { ...limits, ...d.limits },
     cacheTtlSeconds: d.cacheTtlSeconds ?? cacheTtlSeconds,
+    timeoutMs: d.timeoutMs ?? timeoutMs,
   };
 }
 

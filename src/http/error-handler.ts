@@ -2,16 +2,25 @@ import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { JsonApiError } from '../errors/json-api-error.js';
 import { errorDocument } from '../shape/documents.js';
-import { StoreError } from '../store/store.js';
+import { StoreError, type StoreErrorKind } from '../store/store.js';
 import { send } from './send.js';
 
-const STORE_STATUS = { unavailable: 502, timeout: 504, query: 502, truncated: 502 } as const;
+const STORE_STATUS = {
+  unavailable: 502,
+  timeout: 504,
+  query: 502,
+  truncated: 502,
+  overloaded: 503,
+  unexpected: 502,
+} as const satisfies Record<StoreErrorKind, number>;
 const STORE_TITLE = {
   unavailable: 'Triplestore unavailable',
   timeout: 'Triplestore timeout',
   query: 'Triplestore error',
   truncated: 'Triplestore truncated the result',
-} as const;
+  overloaded: 'Server busy',
+  unexpected: 'Unexpected answer from the triplestore',
+} as const satisfies Record<StoreErrorKind, string>;
 
 /** Maps any error to a JSON:API error response; what it does not know becomes an opaque 500. */
 export function toJsonApiError(error: unknown): JsonApiError {

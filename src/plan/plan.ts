@@ -11,14 +11,34 @@ import type { PageLimits, PageRequest } from '../request/parse-page.js';
  * makes it). The query builders (`sparql/`) and the executor (`execute/`) read only these types.
  */
 
-/** What a dataset's configuration tunes about planning: page sizes, counting and include depth. */
+/** What a dataset's configuration tunes about planning: page sizes, counting, include depth and request limits. */
 export interface PlanOptions {
   readonly page: PageLimits;
   /** `false` for very large collections: no total count, so no `last` link and no `meta.count`. */
   readonly count: boolean;
   /** How many relationships an `include` path may follow. */
   readonly includeDepth: number;
+  readonly limits: RequestLimits;
 }
+
+/** Bounds on what one request may ask, so that no request's cost is unbounded; past one, a 400. */
+export interface RequestLimits {
+  /** Fields in `sort` (a field named twice is a 400 too). */
+  readonly sortFields: number;
+  /** `filter` parameters. */
+  readonly filters: number;
+  /** Paths in `include` (after merging prefixes). */
+  readonly includePaths: number;
+  /** Resources in a document's `included`. */
+  readonly included: number;
+}
+
+export const DEFAULT_REQUEST_LIMITS: RequestLimits = Object.freeze({
+  sortFields: 10,
+  filters: 20,
+  includePaths: 20,
+  included: 1000,
+});
 
 /** What the document shows beyond primary data: included resources, and which fields per type. */
 export interface View {

@@ -3,9 +3,24 @@ import type { Term } from '@rdfjs/types';
 /** One solution of a SELECT: variable name (without `?`) → RDF/JS term; unbound variables are absent. */
 export type Row = Readonly<Record<string, Term>>;
 
+/**
+ * The admission lane of a query. Each lane has its own capacity at the store, so that light
+ * queries never wait behind heavy ones.
+ * - `light`: lookups of known resources, bounded by a page: a single resource, linkage of one
+ *   resource, the fetch of a page's members, include levels, the health check
+ * - `heavy`: queries over a whole list, whose cost grows with the data: list and count queries
+ */
+export type Lane = 'light' | 'heavy';
+
 export interface SelectOptions {
-  /** Aborts the query (the HTTP request, or waiting for a worker). */
+  /**
+   * Aborts the query: the client went away, or the request's deadline passed. The store stops
+   * the query's work (an HTTP request is cancelled, an embedded query's worker is stopped) and
+   * rejects with the signal's reason, so the caller tells the two apart.
+   */
   signal?: AbortSignal;
+  /** Default `heavy`. */
+  lane?: Lane;
 }
 
 /**
@@ -27,10 +42,14 @@ export interface Store {
  * Why a store could not answer.
  * - `unavailable`: the store could not be reached (connection refused, DNS, reset) → HTTP 502
  * - `timeout`: no answer within the configured time → HTTP 504
- * - `query`: the store answered with an error (HTTP 4xx/5xx, unparsable results) → HTTP 502
+ * - `query`: the store answered with an error (HTTP 4xx/5xx, unparsable results, a query the
+ *   embedded engine failed on) → HTTP 502; retrying the same request will not help
  * - `truncated`: the store cut the result short (Virtuoso's `X-SPARQL-MaxRows`) → HTTP 502
+ * - `overloaded`: the lane's queue is full; nothing was sent → HTTP 503 with `Retry-After`
+ * - `unexpected`: an answer of the wrong shape (a variable missing, a literal where an IRI must
+ *   be) → HTTP 502 "unexpected answer from the triplestore"
  */
-export type StoreErrorKind = 'unavailable' | 'timeout' | 'query' | 'truncated';
+export type StoreErrorKind = 'unavailable' | 'timeout' | 'query' | 'truncated' | 'overloaded' | 'unexpected';
 
 export class StoreError extends Error {
   constructor(
