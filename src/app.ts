@@ -1,25 +1,41 @@
-import express, { type Express } from 'express';
+import { timingSafeEqual } from 'node:crypto';
+import express, { type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
 import { type Logger, pino } from 'pino';
+import { pinoHttp } from 'pino-http';
 import type { Dataset } from './dataset.js';
+import { JsonApiError } from './errors/json-api-error.js';
 import { type CorsOptions, corsHandler } from './http/cors.js';
-import { errorHandler, toJsonApiError } from './http/error-handler.js';
+import { errorHandler } from './http/error-handler.js';
+import { type HealthOptions, healthHandler } from './http/health.js';
 import { jsonApiHandler } from './http/json-api-handler.js';
 import { Metrics } from './http/metrics.js';
 import { ResponseCache, type ResponseCacheOptions } from './http/response-cache.js';
-import { send } from './http/send.js';
-import { errorDocument } from './shape/documents.js';
 
 export interface AppOptions {
   readonly datasets: readonly Dataset[];
   /** Name of the dataset served without the `/api/<dataset>` prefix; the first one by default. */
   readonly defaultDataset?: string;
   readonly logger?: Logger;
-  /** Which origins may read responses from scripts; any origin by default. */
+  /** Which origins may read responses from scripts, and which request headers they may send; any origin by default. */
   readonly cors?: CorsOptions;
   /** The response cache's memory bound (and a clock for tests); each dataset's TTL turns it on. */
   readonly responseCache?: Omit<ResponseCacheOptions, 'onLookup'>;
   /** Adds process metrics (CPU, memory, event loop, GC) to `/metrics`; off by default, on in the CLI. */
   readonly processMetrics?: boolean;
+  /**
+   * `/metrics`: served on this app unless `enabled` is false or `separate` is true (then the CLI
+   * serves `app.locals.metrics` on a port of its own); with a `token`, only to
+   * `Authorization: Bearer <token>`.
+   */
+  readonly metrics?: { readonly enabled?: boolean; readonly separate?: boolean; readonly token?: string };
+  readonly health?: HealthOptions;
+  /** Aborted when the server stops: requests still running are stopped and answered 503. */
+  readonly shutdown?: AbortSignal;
+  /** Share of requests written to the access log (0, the default, writes none). */
+  readonly accessLogSample?: number;
+  /** Longest request URL accepted; longer ones get 414. 8192 by default. */
+  readonly maxUrlLength?: number;
 }
 
 /**
@@ -45,30 +61,61 @@ export function createApp(options: AppOptions): Express {
   if (!fallback)
     throw new Error(`The default dataset '${defaultDataset}' is not among the datasets (${names.join(', ')}).`);
   const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup });
+  const exposeMetrics = metricsHandler(metrics.expose(), options.metrics?.token);
 
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', false); // parse-query.ts reads the raw query string itself
   app.set('etag', false); // conditional.ts sets the ETag of dataset responses, and only theirs
+  app.locals.metrics = exposeMetrics;
 
   app.use(metrics.observe()); // first, so that every response is counted, errors and preflights too
+  if (options.accessLogSample) app.use(accessLog(logger, options.accessLogSample));
+  // An API answers JSON, never a page: no content sniffing, no framing, no referrer, nothing loads.
+  app.use(
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+      crossOriginResourcePolicy: { policy: 'cross-origin' }, // read by apps on other origins (CORS decides)
+      referrerPolicy: { policy: 'no-referrer' },
+    }),
+  );
+  app.use(urlLengthLimit(options.maxUrlLength ?? 8192));
   app.use(corsHandler(options.cors ?? { origins: '*' })); // answers OPTIONS (preflight or not) with 204
-  app.get('/metrics', metrics.expose());
-  // Liveness of every store: 200 once all answer, 503 with an error document otherwise.
-  app.get('/health', async (_req, res) => {
-    try {
-      await Promise.all(datasets.map((dataset) => dataset.store.ping()));
-      send(res, 200, {
-        jsonapi: { version: '1.1' },
-        meta: { status: 'ok', datasets: datasets.map((d) => ({ name: d.name, store: d.store.description })) },
-      });
-    } catch (error) {
-      logger.warn({ err: error }, 'health check failed');
-      const failure = toJsonApiError(error);
-      send(res, 503, errorDocument([{ ...failure.errors[0]!, status: '503' }]));
-    }
-  });
-  app.use(jsonApiHandler(byName, fallback, cache)); // 405, negotiation, cache, plan, SPARQL, ETag/304
+  if (options.metrics?.enabled !== false && !options.metrics?.separate) app.get('/metrics', exposeMetrics);
+  app.get('/health', healthHandler(datasets, logger, options.health));
+  app.use(jsonApiHandler(byName, fallback, cache, options.shutdown)); // 405, negotiation, cache, plan, SPARQL, ETag/304
   app.use(errorHandler(logger)); // every error becomes a JSON:API error document, no-store
   return app;
+}
+
+/** `/metrics`, open or behind a bearer token (compared in constant time). */
+function metricsHandler(expose: RequestHandler, token: string | undefined): RequestHandler {
+  if (token === undefined) return expose;
+  const expected = Buffer.from(`Bearer ${token}`);
+  return (req, res, next) => {
+    const given = Buffer.from(req.get('authorization') ?? '');
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return expose(req, res, next);
+    res.set('WWW-Authenticate', 'Bearer');
+    next(new JsonApiError(401, 'Unauthorized', '/metrics needs Authorization: Bearer <token>.'));
+  };
+}
+
+/** 414 for a URL longer than `max`, before anything reads it. */
+function urlLengthLimit(max: number): RequestHandler {
+  return (req, _res, next) => {
+    if (req.originalUrl.length <= max) return next();
+    next(
+      new JsonApiError(
+        414,
+        'URI Too Long',
+        `The request URL has ${req.originalUrl.length} characters; at most ${max} are accepted.`,
+      ),
+    );
+  };
+}
+
+/** One access log line for a sample of the requests (method, URL, status, time), at info. */
+function accessLog(logger: Logger, sample: number): RequestHandler {
+  const log = pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: () => Math.random() >= sample } });
+  return (req, res, next) => log(req, res, next);
 }

@@ -37,7 +37,13 @@ const datasetSchema = z
         included: wholeNumber(1, 1_000_000, 'expected a number from 1 to 1000000').optional(),
       })
       .optional(),
-    linkBase: z.string().optional(),
+    // The prefix of every link: '' (type-rooted paths), an absolute path, or an http(s) URL; no query or fragment.
+    linkBase: z
+      .string()
+      .refine((v) => v === '' || /^\/(?!\/)[^?#\s]*$/.test(v) || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(v), {
+        error: 'expected an absolute path (/api/data) or an http(s) URL (https://data.example.org/api), without ? or #',
+      })
+      .optional(),
     page: z
       .strictObject({ defaultSize: z.number().int().min(1).optional(), maxSize: z.number().int().min(1).optional() })
       .optional(),

@@ -1,10 +1,13 @@
 import { once } from 'node:events';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import express, { type RequestHandler } from 'express';
 import { pino } from 'pino';
 import { createApp } from '../app.js';
+import { createApiServer, stopGracefully } from '../http/server.js';
 import { MappingError } from '../mapping/load-mapping.js';
-import { applyEnvironment, ConfigError, configFromFlags, readConfigFile } from './config.js';
+import { applyEnvironment, ConfigError, configFromFlags, readConfigFile, type ServerConfig } from './config.js';
 import { type CliIo, line } from './io.js';
 import { runLoad } from './load-command.js';
 import { openDatasets } from './open-datasets.js';
@@ -79,9 +82,11 @@ async function command([name, ...rest]: readonly string[], io: CliIo): Promise<n
 }
 
 /** Opens the datasets, listens, and closes everything once `io.signal` aborts. */
-async function serve(config: Awaited<ReturnType<typeof readConfigFile>>, io: CliIo): Promise<number> {
+async function serve(config: ServerConfig, io: CliIo): Promise<number> {
   const logger = pino({ level: io.env.LOG_LEVEL ?? 'info' }, io.stdout);
   const datasets = await openDatasets(config, logger);
+  const stopping = new AbortController();
+  const separateMetrics = config.metrics?.enabled !== false && config.metrics?.port !== undefined;
   const app = createApp({
     datasets,
     defaultDataset: config.default,
@@ -91,22 +96,53 @@ async function serve(config: Awaited<ReturnType<typeof readConfigFile>>, io: Cli
       responseCache: { maxBytes: Math.round(config.cacheMaxMegabytes * 2 ** 20) },
     }),
     processMetrics: true,
+    metrics: { ...config.metrics, separate: separateMetrics },
+    ...(config.health && { health: config.health }),
+    ...(config.accessLogSample !== undefined && { accessLogSample: config.accessLogSample }),
+    ...(config.maxUrlLength !== undefined && { maxUrlLength: config.maxUrlLength }),
+    shutdown: stopping.signal,
   });
-  const server = app.listen(config.port, config.host);
+  const servers: { server: Server; name: string }[] = [];
   try {
-    await once(server, 'listening');
+    servers.push({
+      server: await listen(createApiServer(app, logger), config.port, config.host),
+      name: 'listening on',
+    });
+    if (separateMetrics) {
+      const metricsApp = express()
+        .disable('x-powered-by')
+        .get('/metrics', app.locals.metrics as RequestHandler);
+      servers.push({
+        server: await listen(createApiServer(metricsApp, logger), config.metrics!.port!, config.host),
+        name: 'metrics on',
+      });
+    }
   } catch (error) {
+    for (const { server } of servers) server.close();
     await Promise.all(datasets.map((d) => d.store.close()));
     throw error;
   }
-  const { port } = server.address() as AddressInfo;
-  logger.info(
-    { datasets: datasets.map((d) => `${d.name}: ${d.store.description}`) },
-    `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
-  );
+  for (const { server, name } of servers) {
+    const { port } = server.address() as AddressInfo;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    logger.info(
+      { datasets: datasets.map((d) => `${d.name}: ${d.store.description}`) },
+      `${name} http://${host}:${port}`,
+    );
+  }
   if (io.signal && !io.signal.aborted) await once(io.signal, 'abort');
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const timeoutMs = config.shutdownTimeoutMs ?? 10_000;
+  logger.info({ timeoutMs }, 'stopping: no new connections; in-flight requests may finish');
+  const outcomes = await Promise.all(
+    servers.map(({ server }) => stopGracefully(server, timeoutMs, () => stopping.abort())),
+  );
   await Promise.all(datasets.map((d) => d.store.close()));
-  logger.info('stopped');
+  logger.info({ inFlight: outcomes[0] === 'aborted' ? 'aborted after the deadline' : 'finished' }, 'stopped');
   return 0;
+}
+
+async function listen(server: Server, port: number, host: string): Promise<Server> {
+  server.listen(port, host);
+  await once(server, 'listening');
+  return server;
 }

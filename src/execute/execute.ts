@@ -33,7 +33,7 @@ export async function execute(mapping: Mapping, plan: Plan, store: Store, links:
       // A template or hex id gives the IRI before the store answers: the include levels go alongside the lookup.
       const known = plan.lookup.kind === 'iri' ? { iri: plan.lookup.iri, id: plan.id } : undefined;
       const [rows, early] = await Promise.all([
-        runQuery(store, buildFetchQuery(type, { lookup: plan.lookup }, shownAttributes(type, view.fields))),
+        runQuery(store, buildFetchQuery(type, { lookup: plan.lookup }, shownAttributes(type, view.fields)), 'light'),
         known && include(view, type, [known], store, links.linkBase),
       ]);
       const iri = rows[0]?.s?.value;
@@ -89,7 +89,7 @@ async function fetchResources(
   const attributes = shownAttributes(type, view.fields);
   const [rows, inclusion] = await Promise.all([
     members.length > 0 && attributes.length > 0
-      ? runQuery(store, buildFetchQuery(type, { iris: members.map((m) => m.iri) }, attributes))
+      ? runQuery(store, buildFetchQuery(type, { iris: members.map((m) => m.iri) }, attributes), 'light')
       : [],
     include(view, type, members, store, linkBase),
   ]);
@@ -109,5 +109,5 @@ function include(
   store: Store,
   linkBase: string,
 ): Promise<Inclusion> | undefined {
-  return view.include && includeRelated(view.include, view.fields, type, members, store, linkBase);
+  return view.include && includeRelated(view.include, view.fields, type, members, store, linkBase, view.maxIncluded);
 }

@@ -1,5 +1,7 @@
 import type { Term } from '@rdfjs/types';
+import { badParameter } from '../errors/json-api-error.js';
 import type { ResourceType } from '../mapping/model.js';
+import { DEFAULT_REQUEST_LIMITS } from '../plan/plan.js';
 import { shownAttributes } from '../plan/shown-attributes.js';
 import type { Fieldsets } from '../request/parse-fields.js';
 import type { IncludeNode } from '../request/parse-include.js';
@@ -39,7 +41,8 @@ interface Step {
  * page (never one per resource): level n+1 starts from the resources level n reached. Each query
  * gives the linkage and the attributes (those the fieldsets show) of what it reaches. A to-one
  * relationship links, and includes, only its first target by id, as its related URL shows.
- * Included to-many linkage is not paged: every target is linked and included.
+ * Included to-many linkage is not paged: every target is linked and included, up to `maxIncluded`
+ * resources in all; a request that reaches more is a 400 (narrow `include` or `page[size]`).
  *
  * @example await includeRelated(parseInclude('concerns.broader-concepts', mapping, activities, 3), new Map(), activities, members, store, '')
  */
@@ -50,6 +53,7 @@ export async function includeRelated(
   members: readonly Member[],
   store: Store,
   linkBase: string,
+  maxIncluded = DEFAULT_REQUEST_LIMITS.included,
 ): Promise<Inclusion> {
   const entries = new Map<string, Entry>();
   const entryOf = (entryType: ResourceType, member: Member, primary: boolean): Entry => {
@@ -70,7 +74,7 @@ export async function includeRelated(
       })),
     );
     const found = readIncludeRows(
-      await runQuery(store, query),
+      await runQuery(store, query, 'light'),
       level.map(({ node }) => node.type),
     );
     level = level.flatMap(({ node, sources }, n) => {
@@ -92,6 +96,13 @@ export async function includeRelated(
       }
       return node.children.map((child) => ({ node: child, sources: [...reached.values()] }));
     });
+    const included = entries.size - primary.length;
+    if (included > maxIncluded) {
+      throw badParameter(
+        'include',
+        `This document would include more than ${maxIncluded} resources (at least ${included}); include fewer relationships or ask for a smaller page[size].`,
+      );
+    }
   }
   const objectOf = (entry: Entry) =>
     resourceObject(entry.type, entry.member, entry.values, linkBase, {

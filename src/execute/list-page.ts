@@ -9,7 +9,7 @@ import type { Member } from '../shape/resource-objects.js';
 import { buildCountQuery, buildListQuery } from '../sparql/list-query.js';
 import type { Store } from '../store/store.js';
 import { membersOf, rowKeyValues } from './rows.js';
-import { runQuery } from './run-query.js';
+import { listLane, runQuery } from './run-query.js';
 
 /** A page of a list: its members in order, and the links and meta the document gets. */
 export interface ListPage {
@@ -35,7 +35,7 @@ export async function listPage(
   // Without a count, one row more than the page tells whether a next page exists.
   const window = { limit: page.size + (paging.count ? 0 : 1), offset: page.number * page.size };
   const [rows, total] = await Promise.all([
-    runQuery(store, buildListQuery(mapping, request, window)),
+    runQuery(store, buildListQuery(mapping, request, window), listLane(request)),
     paging.count ? countOf(mapping, request, store) : undefined,
   ]);
   if (request.parent && rows.length === 0) {
@@ -73,6 +73,7 @@ async function cursorPage(
     runQuery(
       store,
       buildListQuery(mapping, request, { limit: page.size + 1, offset: skip }, { after, before, fromEnd }),
+      listLane(request),
     ),
     paging.count ? countOf(mapping, request, store) : undefined,
   ]);
@@ -116,7 +117,7 @@ async function cursorPage(
 
 /** The list's total, or `undefined` when it hangs off a parent that does not exist. */
 async function countOf(mapping: Mapping, request: ListRequest, store: Store): Promise<number | undefined> {
-  const [row] = await runQuery(store, buildCountQuery(mapping, request));
+  const [row] = await runQuery(store, buildCountQuery(mapping, request), listLane(request));
   if (request.parent && Number(row?.parents?.value ?? 0) === 0) return undefined;
   return Number(row?.count?.value ?? 0);
 }
@@ -131,7 +132,7 @@ export async function listWindow(
   window: Window,
   store: Store,
 ): Promise<Member[]> {
-  const rows = await runQuery(store, buildListQuery(mapping, request, window));
+  const rows = await runQuery(store, buildListQuery(mapping, request, window), listLane(request));
   if (request.parent && rows.length === 0) throw notFound(`There is no ${request.parent.type.name} with this id.`);
   return membersOf(request.type, rows);
 }

@@ -1,13 +1,35 @@
 import type { SparqlQuery } from 'sparqljs';
+import type { ListRequest } from '../plan/plan.js';
 import { toText } from '../sparql/to-text.js';
-import type { Row, SelectOptions, Store } from '../store/store.js';
+import type { Lane, Row, SelectOptions, Store } from '../store/store.js';
 
 /**
- * Sends a query built as a sparqljs AST to the store: AST → text → rows. Every query the
- * executor sends goes through here.
+ * Sends a query built as a sparqljs AST to the store: AST → text → rows, in its admission lane.
+ * Every query the executor sends goes through here.
  *
- * @example await runQuery(store, buildFetchQuery(type, { iris }, attributes))
+ * @example await runQuery(store, buildFetchQuery(type, { iris }, attributes), 'light')
  */
-export function runQuery(store: Store, query: SparqlQuery, options?: SelectOptions): Promise<Row[]> {
-  return store.select(toText(query), options);
+export function runQuery(store: Store, query: SparqlQuery, lane: Lane): Promise<Row[]> {
+  return store.select(toText(query), { lane });
+}
+
+/**
+ * The lane of a list's list and count queries: a type's whole collection is heavy (its cost grows
+ * with the data); what one resource's relationship points at is light.
+ */
+export const listLane = (request: ListRequest): Lane => (request.parent ? 'light' : 'heavy');
+
+/**
+ * The store as one request sees it: every query carries the request's signal, so the client going
+ * away or the request's deadline stops the store's work.
+ *
+ * @example execute(mapping, plan, withSignal(recorder, signal), links)
+ */
+export function withSignal(store: Store, signal: AbortSignal): Store {
+  return {
+    description: store.description,
+    select: (query: string, options?: SelectOptions) => store.select(query, { ...options, signal }),
+    ping: (options?: SelectOptions) => store.ping(options),
+    close: () => store.close(),
+  };
 }

@@ -11,12 +11,23 @@ export interface CorsOptions {
    * An empty list lets no other origin read.
    */
   readonly origins: '*' | readonly string[];
+  /** Request headers a preflight may ask for; {@link DEFAULT_ALLOWED_HEADERS} when absent. */
+  readonly allowHeaders?: readonly string[];
 }
 
 /** Response headers a script on another origin may read (the CORS-safelisted ones need no mention). */
 const EXPOSED = ['ETag', 'Server-Timing', 'Content-Type', 'Content-Length', 'Vary', 'Allow', 'Cache-Control'];
-/** Request headers a script may send: conditional requests and JSON:API negotiation. */
-const ALLOWED_REQUEST_HEADERS = ['Accept', 'Content-Type', 'If-None-Match'];
+/**
+ * Request headers a script may send by default: JSON:API negotiation, conditional requests, and
+ * the two that client libraries and API gateways commonly add (a read-only public API ignores them).
+ */
+export const DEFAULT_ALLOWED_HEADERS: readonly string[] = [
+  'Accept',
+  'Content-Type',
+  'If-None-Match',
+  'Authorization',
+  'X-Requested-With',
+];
 
 /**
  * CORS for every response (errors, `/health` and `/metrics` included), with the `cors` package.
@@ -27,11 +38,11 @@ const ALLOWED_REQUEST_HEADERS = ['Accept', 'Content-Type', 'If-None-Match'];
  *
  * @example app.use(corsHandler({ origins: ['https://app.example.org'] }))
  */
-export function corsHandler({ origins }: CorsOptions): RequestHandler {
+export function corsHandler({ origins, allowHeaders = DEFAULT_ALLOWED_HEADERS }: CorsOptions): RequestHandler {
   const handle = cors({
     origin: origins === '*' ? '*' : [...origins],
     methods: ['GET', 'HEAD'],
-    allowedHeaders: ALLOWED_REQUEST_HEADERS,
+    allowedHeaders: [...allowHeaders],
     exposedHeaders: EXPOSED,
     maxAge: 86_400,
     optionsSuccessStatus: 204,

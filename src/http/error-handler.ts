@@ -3,53 +3,88 @@ import type { Logger } from 'pino';
 import { JsonApiError } from '../errors/json-api-error.js';
 import { errorDocument } from '../shape/documents.js';
 import { StoreError, type StoreErrorKind } from '../store/store.js';
+import { ClientGone } from './json-api-handler.js';
+import { routeLabel } from './route-label.js';
 import { send } from './send.js';
 
-const STORE_STATUS = {
-  unavailable: 502,
-  timeout: 504,
-  query: 502,
-  truncated: 502,
-  overloaded: 503,
-  unexpected: 502,
-} as const satisfies Record<StoreErrorKind, number>;
-const STORE_TITLE = {
-  unavailable: 'Triplestore unavailable',
-  timeout: 'Triplestore timeout',
-  query: 'Triplestore error',
-  truncated: 'Triplestore truncated the result',
-  overloaded: 'Server busy',
-  unexpected: 'Unexpected answer from the triplestore',
-} as const satisfies Record<StoreErrorKind, string>;
+/** What each store failure becomes: its status, title, and what the client can do about it. */
+const STORE_FAILURE: Readonly<Record<StoreErrorKind, { status: number; title: string; detail: string }>> = {
+  unavailable: {
+    status: 502,
+    title: 'Triplestore unavailable',
+    detail: 'The triplestore behind this API could not be reached; try again later.',
+  },
+  timeout: {
+    status: 504,
+    title: 'Triplestore timeout',
+    detail: 'The triplestore behind this API did not answer in time; ask for less or try again later.',
+  },
+  query: {
+    status: 502,
+    title: 'Triplestore error',
+    detail: 'The triplestore behind this API failed on this request; the same request will fail again.',
+  },
+  truncated: {
+    status: 502,
+    title: 'Triplestore truncated the result',
+    detail: 'The triplestore cut its answer short; ask for a smaller page.',
+  },
+  overloaded: {
+    status: 503,
+    title: 'Server busy',
+    detail: 'Too many requests are waiting for the triplestore; try again shortly.',
+  },
+  unexpected: {
+    status: 502,
+    title: 'Unexpected answer from the triplestore',
+    detail: 'The triplestore answered in a form this API does not understand.',
+  },
+};
 
 /** Maps any error to a JSON:API error response; what it does not know becomes an opaque 500. */
 export function toJsonApiError(error: unknown): JsonApiError {
   if (error instanceof JsonApiError) return error;
   if (error instanceof StoreError) {
-    return new JsonApiError(
-      STORE_STATUS[error.kind],
-      STORE_TITLE[error.kind],
-      'The triplestore behind this API could not answer; try again later.',
-      { cause: error },
-    );
+    const { status, title, detail } = STORE_FAILURE[error.kind];
+    // Busy is the one failure that passes by itself: say when to come back.
+    return new JsonApiError(status, title, detail, {
+      cause: error,
+      ...(error.kind === 'overloaded' && { headers: { 'Retry-After': '1' } }),
+    });
   }
   return new JsonApiError(500, 'Internal Server Error', 'The server failed to answer; the failure has been logged.', {
     cause: error,
   });
 }
 
-/** The one place where errors become responses: every one is logged, none leaks a stack trace. */
+/**
+ * The one place where errors become responses; none leaks a stack trace. Each is logged once:
+ * client errors at info without a stack, store failures at error with the store's message, and
+ * the URL's shape rather than the client's input; anything else (a bug) at error with its stack.
+ * A request whose client went away gets no answer.
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
+    const route = routeLabel(new URL(req.originalUrl, 'http://localhost').pathname, new Set(), '').route;
+    if (error instanceof ClientGone) {
+      logger.info({ method: req.method, route }, 'client went away; its store work was stopped');
+      return;
+    }
     const jsonApiError = toJsonApiError(error);
-    const log = {
-      method: req.method,
-      url: req.originalUrl,
-      status: jsonApiError.status,
-      err: jsonApiError.cause ?? error,
-    };
-    if (jsonApiError.status >= 500) logger.error(log, 'request failed');
-    else logger.debug(log, 'request rejected');
-    send(res.set(jsonApiError.headers), jsonApiError.status, errorDocument(jsonApiError.errors));
+    const status = jsonApiError.status;
+    const cause = jsonApiError.cause;
+    if (cause instanceof StoreError) {
+      logger.error(
+        { method: req.method, route, status, store: { kind: cause.kind, message: cause.message } },
+        'store failed',
+      );
+    } else if (status === 503 || status === 504) {
+      logger.warn({ method: req.method, route, status, detail: jsonApiError.errors[0]?.detail }, 'request stopped');
+    } else if (status >= 500) {
+      logger.error({ method: req.method, route, status, err: cause ?? error }, 'request failed');
+    } else {
+      logger.info({ method: req.method, route, status, detail: jsonApiError.errors[0]?.detail }, 'request rejected');
+    }
+    send(res.set(jsonApiError.headers), status, errorDocument(jsonApiError.errors));
   };
 }

@@ -1,7 +1,8 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { type Dataset, optionsOf } from '../dataset.js';
 import { JsonApiError, notFound } from '../errors/json-api-error.js';
 import { execute } from '../execute/execute.js';
+import { withSignal } from '../execute/run-query.js';
 import { planRequest } from '../plan/plan-request.js';
 import { CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
 import { negotiate } from '../request/negotiate.js';
@@ -23,6 +24,7 @@ export function jsonApiHandler(
   datasets: ReadonlyMap<string, Dataset>,
   defaultDataset: Dataset,
   cache: ResponseCache,
+  shutdown?: AbortSignal,
 ): RequestHandler {
   return async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -54,8 +56,11 @@ export function jsonApiHandler(
     const plan = planRequest(dataset.mapping, route, parseQuery(key.query), options, profiles);
     const recorder = new QueryRecorder(dataset.store);
     const page = { path: dataset.linkBase + key.path, query: key.query };
+    // The store's work stops when the deadline passes, the client goes away, or the server stops.
+    const deadline = AbortSignal.timeout(options.timeoutMs);
+    const signal = AbortSignal.any([deadline, clientGone(res), ...(shutdown ? [shutdown] : [])]);
     try {
-      const document = await execute(dataset.mapping, plan, recorder, {
+      const document = await execute(dataset.mapping, plan, withSignal(recorder, signal), {
         linkBase: dataset.linkBase,
         self: requestLink(page),
         related: dataset.linkBase + canonicalPath({ ...route, linkage: undefined }),
@@ -66,9 +71,40 @@ export function jsonApiHandler(
       sendRepresentation(req, res.set('Server-Timing', timing), representation, options.cacheControl);
     } catch (error) {
       res.set('Server-Timing', recorder.serverTiming());
-      throw error;
+      if (!signal.aborted) throw error;
+      if (deadline.aborted || shutdown?.aborted) throw timedOut(options.timeoutMs, shutdown?.aborted ?? false, error);
+      throw new ClientGone('the client closed the connection', { cause: error });
     }
   };
+}
+
+/**
+ * The client closed the connection before its answer: nothing can be sent, and its store work
+ * has been stopped. The error middleware logs it at info and sends nothing.
+ */
+export class ClientGone extends Error {
+  override name = 'ClientGone';
+}
+
+/** A signal that aborts when the response's connection closes before the response was sent in full. */
+function clientGone(res: Response): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort(new ClientGone('the client closed the connection'));
+  });
+  return gone.signal;
+}
+
+/** The 504 of a request that outlasted its deadline (or was still running when the server stopped). */
+function timedOut(timeoutMs: number, stopping: boolean, cause: unknown): JsonApiError {
+  return new JsonApiError(
+    stopping ? 503 : 504,
+    stopping ? 'Server stopping' : 'Request timeout',
+    stopping
+      ? 'The server is shutting down; try again.'
+      : `The request took longer than its limit of ${timeoutMs} ms; ask for less (a smaller page, fewer includes) or try again later.`,
+    { cause, ...(stopping && { headers: { 'Retry-After': '1' } }) },
+  );
 }
 
 /** The type-rooted path of a route (`/trade-activities/5a3f/links/concerns`). */

@@ -116,7 +116,7 @@ export class Metrics {
           this.queries.inc({ dataset, outcome });
         }
       },
-      ping: () => store.ping(),
+      ping: (options) => store.ping(options),
       close: () => store.close(),
       get description() {
         return store.description;

@@ -45,6 +45,8 @@ export interface View {
   /** The include tree; undefined when the request has no `include` (then the document has no `included`). */
   readonly include?: readonly IncludeNode[];
   readonly fields: Fieldsets;
+  /** At most this many included resources (`RequestLimits.included`; its default when absent). */
+  readonly maxIncluded?: number;
 }
 
 /** One page of an ordered list, and whether to count the whole list; a cursor page's cursors, decoded. */

@@ -31,7 +31,7 @@ export interface Store {
   /** Runs a SPARQL 1.1 SELECT query and resolves its rows, in the order the store returned them. */
   select(query: string, options?: SelectOptions): Promise<Row[]>;
   /** Resolves when the store answers a trivial query; rejects with a {@link StoreError} otherwise. */
-  ping(): Promise<void>;
+  ping(options?: SelectOptions): Promise<void>;
   /** Frees workers, sockets and memory. */
   close(): Promise<void>;
   /** Human-readable description for logs, e.g. `oxigraph (3 files, 1234 triples)` or the endpoint URL. */

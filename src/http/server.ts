@@ -1,0 +1,81 @@
+import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import { JSON_API } from '../request/media-types.js';
+import { errorDocument } from '../shape/documents.js';
+import { ALLOW } from './cors.js';
+
+/**
+ * The HTTP server around an app, for what never reaches Express: a CONNECT request (Node hands it
+ * to its own event) gets a 405, and a request Node cannot parse (a header past its 16 KB limit: 431;
+ * anything else malformed: 400) gets a JSON:API error document before the socket closes, so no
+ * socket is ever left without an answer.
+ *
+ * @example const server = createApiServer(createApp({ datasets }), logger); server.listen(3000)
+ */
+export function createApiServer(app: Express, logger: Logger): Server {
+  const server = createServer(app);
+  server.on('connect', (_req, socket: Duplex) => {
+    answerRaw(socket, 405, 'Method Not Allowed', `This API is read-only; CONNECT is not allowed. Allowed: ${ALLOW}.`, {
+      Allow: ALLOW,
+    });
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) return;
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    logger.info({ code: error.code }, 'unparsable request');
+    if (tooLarge) answerRaw(socket, 431, 'Request Header Fields Too Large', 'The request headers exceed 16 KB.');
+    else answerRaw(socket, 400, 'Bad Request', 'The request is not valid HTTP/1.1.');
+  });
+  return server;
+}
+
+/** Writes a whole HTTP/1.1 response with a JSON:API error document to a raw socket, and closes it. */
+function answerRaw(
+  socket: Duplex,
+  status: number,
+  title: string,
+  detail: string,
+  headers: Record<string, string> = {},
+): void {
+  const body = JSON.stringify(errorDocument([{ status: String(status), title, detail }]));
+  const head = Object.entries({
+    'Content-Type': JSON_API,
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+    Connection: 'close',
+    ...headers,
+  })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${status} ${title}\r\n${head}\r\n${body}`);
+}
+
+/**
+ * Stops a server gracefully: no new connections; in-flight requests get up to `timeoutMs` to
+ * finish, then `abortInFlight()` stops their store work (they answer 503) and every connection
+ * is closed. Resolves once the server has closed.
+ */
+export async function stopGracefully(
+  server: Server,
+  timeoutMs: number,
+  abortInFlight: () => void,
+): Promise<'drained' | 'aborted'> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'aborted'>((resolve) => {
+    timer = setTimeout(() => resolve('aborted'), timeoutMs);
+  });
+  const outcome = await Promise.race([closed.then(() => 'drained' as const), deadline]);
+  clearTimeout(timer);
+  if (outcome === 'aborted') {
+    abortInFlight();
+    // Give the aborted requests a moment to send their 503, then close what is left.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.closeAllConnections();
+    await closed;
+  }
+  return outcome;
+}
