@@ -8,7 +8,7 @@ import { cursorLinks, offsetLinks, type PageBase, requestLink } from '../shape/p
 import type { Member } from '../shape/resource-objects.js';
 import { buildCountQuery, buildListQuery } from '../sparql/list-query.js';
 import type { Store } from '../store/store.js';
-import { membersOf, rowKeyValues } from './rows.js';
+import { countValue, membersOf, rowKeyValues } from './rows.js';
 import { listLane, runQuery } from './run-query.js';
 
 /** A page of a list: its members in order, and the links and meta the document gets. */
@@ -118,8 +118,8 @@ async function cursorPage(
 /** The list's total, or `undefined` when it hangs off a parent that does not exist. */
 async function countOf(mapping: Mapping, request: ListRequest, store: Store): Promise<number | undefined> {
   const [row] = await runQuery(store, buildCountQuery(mapping, request), listLane(request));
-  if (request.parent && Number(row?.parents?.value ?? 0) === 0) return undefined;
-  return Number(row?.count?.value ?? 0);
+  if (request.parent && countValue(row, 'parents') === 0) return undefined;
+  return countValue(row, 'count');
 }
 
 /**

@@ -7,11 +7,13 @@ import type { Member } from '../shape/resource-objects.js';
 import { INCLUDE_VARIABLES } from '../sparql/include-query.js';
 import { idVariable } from '../sparql/members.js';
 import { keyVariable } from '../sparql/sort-clauses.js';
-import type { Row } from '../store/store.js';
+import { type Row, StoreError } from '../store/store.js';
 
 /*
  * Reading result rows, in one place: every variable name a query builder projects is read back
  * here, next to the other reads, so that a change to a query's projection has one reader to follow.
+ * A term of the wrong kind where the query fixes it (a literal as a resource, a resource as a
+ * field name) is a store answering something else than it was asked: StoreError `unexpected`.
  */
 
 /** A resource's values, by field (attribute) name; each value once. */
@@ -27,7 +29,7 @@ export function membersOf(type: ResourceType, rows: readonly Row[]): Member[] {
   const members: Member[] = [];
   const seen = new Set<string>();
   for (const row of rows) {
-    const iri = row.s?.value;
+    const iri = resource(row.s, 's');
     if (iri === undefined || seen.has(iri)) continue;
     seen.add(iri);
     const member = memberOf(type, iri, row.s_id);
@@ -43,10 +45,11 @@ export function membersOf(type: ResourceType, rows: readonly Row[]): Member[] {
 export function groupValues(rows: readonly Row[]): Map<string, FieldValues> {
   const bySubject = new Map<string, FieldValues>();
   for (const { s, f, o } of rows) {
-    if (!s) continue;
-    let fields = bySubject.get(s.value);
-    if (!fields) bySubject.set(s.value, (fields = new Map()));
-    if (f && o) addValue(fields, f.value, o);
+    const subject = resource(s, 's');
+    if (subject === undefined) continue;
+    let fields = bySubject.get(subject);
+    if (!fields) bySubject.set(subject, (fields = new Map()));
+    if (f && o) addValue(fields, fieldName(f), o);
   }
   return bySubject;
 }
@@ -84,7 +87,11 @@ const T_ID = idVariable(T);
 export function readIncludeRows(rows: readonly Row[], targetTypes: readonly ResourceType[]): BranchRows[] {
   const found: BranchRows[] = targetTypes.map(() => ({ targets: new Map(), values: new Map() }));
   for (const row of rows) {
-    const [n, source, target] = [Number(row[N.value]?.value), row[SRC.value]?.value, row[T.value]?.value];
+    const [n, source, target] = [
+      Number(row[N.value]?.value),
+      resource(row[SRC.value], SRC.value),
+      resource(row[T.value], T.value),
+    ];
     const type = targetTypes[n];
     if (!type || source === undefined || target === undefined) continue;
     const member = memberOf(type, target, row[T_ID.value]);
@@ -96,9 +103,42 @@ export function readIncludeRows(rows: readonly Row[], targetTypes: readonly Reso
     let fields = values.get(target);
     if (!fields) values.set(target, (fields = new Map()));
     const [field, value] = [row[F.value], row[O.value]];
-    if (field && value) addValue(fields, field.value, value);
+    if (field && value) addValue(fields, fieldName(field), value);
   }
   return found;
+}
+
+/**
+ * The number in a count query's row (`?count`, `?parents`); 0 when unbound.
+ *
+ * @example countValue(row, 'count') // 42
+ */
+export function countValue(row: Row | undefined, variable: string): number {
+  const term = row?.[variable];
+  if (term === undefined) return 0;
+  const count = Number(term.value);
+  if (term.termType !== 'Literal' || !Number.isSafeInteger(count) || count < 0) throw unexpected(`?${variable}`, term);
+  return count;
+}
+
+/** The IRI of a variable that must hold a resource; undefined when unbound. */
+function resource(term: Term | undefined, variable: string): string | undefined {
+  if (term === undefined) return undefined;
+  if (term.termType !== 'NamedNode') throw unexpected(`?${variable}`, term);
+  return term.value;
+}
+
+/** A field name the query wrote as a literal (`?f`). */
+function fieldName(term: Term): string {
+  if (term.termType !== 'Literal') throw unexpected('?f', term);
+  return term.value;
+}
+
+function unexpected(variable: string, term: Term): StoreError {
+  return new StoreError(
+    'unexpected',
+    `the store answered ${variable} with a ${term.termType}, which this query cannot give`,
+  );
 }
 
 /** A resource by its IRI and, for the predicate id strategy, the id literal its row carries. */
