@@ -1,4 +1,4 @@
-import { isSafeAbsoluteIri } from './iri.js';
+import { iriProblem } from './iri.js';
 import type { IdStrategy } from './model.js';
 
 /**
@@ -20,31 +20,75 @@ export type IdLookup =
   | { readonly kind: 'literal'; readonly value: string };
 
 /**
+ * Why a request id is no id of its type:
+ * - `syntax`: it is not of the strategy's id syntax (uppercase, not hex, too long…)
+ * - `iri`: it is, but the IRI it stands for is not one the server accepts (`iri.ts`): its bytes are
+ *   not UTF-8, or it holds a character no IRI may hold (U+2028, a C1 control, a lone `%`…)
+ */
+export interface IdRefusal {
+  readonly kind: 'refused';
+  readonly reason: 'syntax' | 'iri';
+  /** Why, in words for an error detail (it never quotes decoded text). */
+  readonly detail: string;
+}
+
+/**
+ * Maps a request id to what identifies it in the store, or says why it can't be a valid id of the
+ * type (the caller answers 404, or 400 for a filter value, without asking the store).
+ *
+ * @example resolveId({ kind: 'hex', base: 'http://x/c/' }, '4752') // { kind: 'iri', iri: 'http://x/c/GR' }
+ * @example resolveId({ kind: 'hex', base: 'http://x/c/' }, '494e4ae280a8').kind // 'refused' (U+2028)
+ */
+export function resolveId(strategy: IdStrategy, id: string): IdLookup | IdRefusal {
+  if (!ID_PATTERNS[strategy.kind].test(id))
+    return { kind: 'refused', reason: 'syntax', detail: `expected ${describeIds(strategy)}` };
+  let iri: string;
+  switch (strategy.kind) {
+    case 'predicate':
+      return { kind: 'literal', value: id };
+    case 'template':
+      iri = strategy.prefix + id + strategy.suffix;
+      break;
+    case 'hex':
+      try {
+        iri = strategy.base + utf8.decode(Buffer.from(id, 'hex'));
+      } catch {
+        return { kind: 'refused', reason: 'iri', detail: 'its bytes are not UTF-8 text' }; // no IRI has this id
+      }
+  }
+  const problem = iriProblem(iri);
+  return problem === undefined
+    ? { kind: 'iri', iri }
+    : { kind: 'refused', reason: 'iri', detail: `it stands for text that is not an IRI: ${problem}` };
+}
+
+/**
+ * What an id of the strategy is, for error details.
+ *
+ * @example describeIds({ kind: 'template', prefix: 'http://x/c/', suffix: '' }) // '1 to 256 lowercase hex digits, the {id} of http://x/c/{id}'
+ */
+export function describeIds(strategy: IdStrategy): string {
+  switch (strategy.kind) {
+    case 'predicate':
+      return 'up to 128 lowercase hex digits and dashes, starting with a hex digit';
+    case 'template':
+      return `1 to 256 lowercase hex digits, the {id} of ${strategy.prefix}{id}${strategy.suffix}`;
+    case 'hex':
+      return strategy.base === ''
+        ? 'the lowercase hex of the UTF-8 of an IRI'
+        : `the lowercase hex of the UTF-8 of what follows ${strategy.base} in an IRI`;
+  }
+}
+
+/**
  * Maps a request id to what identifies it in the store, or `undefined` when the id can't be a
- * valid id of the type (the caller answers 404 without asking the store).
+ * valid id of the type ({@link resolveId} says why).
  *
  * @example idToLookup({ kind: 'hex', base: 'http://x/c/' }, '4752') // { kind: 'iri', iri: 'http://x/c/GR' }
  */
 export function idToLookup(strategy: IdStrategy, id: string): IdLookup | undefined {
-  if (!ID_PATTERNS[strategy.kind].test(id)) return undefined;
-  switch (strategy.kind) {
-    case 'predicate':
-      return { kind: 'literal', value: id };
-    case 'template': {
-      const iri = strategy.prefix + id + strategy.suffix;
-      return isSafeAbsoluteIri(iri) ? { kind: 'iri', iri } : undefined;
-    }
-    case 'hex': {
-      let rest: string;
-      try {
-        rest = utf8.decode(Buffer.from(id, 'hex'));
-      } catch {
-        return undefined; // not UTF-8: no IRI has this id
-      }
-      const iri = strategy.base + rest;
-      return isSafeAbsoluteIri(iri) ? { kind: 'iri', iri } : undefined;
-    }
-  }
+  const resolved = resolveId(strategy, id);
+  return resolved.kind === 'refused' ? undefined : resolved;
 }
 
 /**

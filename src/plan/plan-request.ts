@@ -1,5 +1,5 @@
 import { badParameter, notFound } from '../errors/json-api-error.js';
-import { idToLookup } from '../mapping/ids.js';
+import { resolveId } from '../mapping/ids.js';
 import type { Mapping, ResourceType } from '../mapping/model.js';
 import { decodeCursor } from '../request/cursor.js';
 import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
@@ -10,11 +10,12 @@ import { parsePage } from '../request/parse-page.js';
 import type { Route } from '../request/parse-path.js';
 import type { QueryParameters } from '../request/parse-query.js';
 import { parseSort } from '../request/parse-sort.js';
-import type { ListRequest, Paging, Plan, PlanOptions, View } from './plan.js';
+import type { ListRequest, Paging, Plan, PlanOptions, RequestLimits, View } from './plan.js';
 
 /**
  * Resolves a route and its query parameters against a mapping. Unknown names, ids that can't be
- * ids of their type and bad parameter values are 404s and 400s here, before any query is built.
+ * ids of their type, bad parameter values and requests past `options.limits` (sort fields, filters,
+ * include paths) are 404s and 400s here, before any query is built.
  *
  * `profiles` are those the client asked for in Accept (the cursor pagination profile turns offset
  * pages into cursor pages).
@@ -34,11 +35,11 @@ export function planRequest(
   const pagingOf = (list: ListRequest): Paging =>
     paging(query, options, list, profiles.includes(CURSOR_PAGINATION_PROFILE));
   if (route.id === undefined) {
-    const list = listOf(mapping, type, query);
+    const list = listOf(mapping, type, query, options.limits);
     return { kind: 'collection', list, paging: pagingOf(list), view: viewOf(mapping, type, query, options) };
   }
-  const lookup = idToLookup(type.id, route.id);
-  if (!lookup) throw notFound(`There is no ${type.name} with id '${route.id}'.`);
+  const lookup = resolveId(type.id, route.id);
+  if (lookup.kind === 'refused') throw notFound(`There is no ${type.name} with id '${route.id}': ${lookup.detail}.`);
   if (route.relationship === undefined) {
     onlyForLists(query, 'a single resource');
     return { kind: 'resource', type, id: route.id, lookup, view: viewOf(mapping, type, query, options) };
@@ -54,7 +55,7 @@ export function planRequest(
   const toMany = relationship.cardinality === 'many';
   if (!toMany) onlyForLists(query, 'a to-one relationship');
   const list: ListRequest = toMany
-    ? { ...listOf(mapping, target, query), parent }
+    ? { ...listOf(mapping, target, query, options.limits), parent }
     : { type: target, parent, sort: [], filters: [] };
   if (route.linkage) {
     for (const parameter of ['include', 'fields'] as const) {
@@ -71,9 +72,9 @@ export function planRequest(
   return toMany ? { kind: 'collection', list, paging: pagingOf(list), view } : { kind: 'related-one', list, view };
 }
 
-function listOf(mapping: Mapping, type: ResourceType, query: QueryParameters): ListRequest {
-  const sort = query.sort === undefined ? type.defaultSort : parseSort(query.sort, mapping, type);
-  return { type, sort, filters: parseFilter(query.filter, mapping, type) };
+function listOf(mapping: Mapping, type: ResourceType, query: QueryParameters, limits: RequestLimits): ListRequest {
+  const sort = query.sort === undefined ? type.defaultSort : parseSort(query.sort, mapping, type, limits.sortFields);
+  return { type, sort, filters: parseFilter(query.filter, mapping, type, limits.filters) };
 }
 
 function paging(query: QueryParameters, options: PlanOptions, list: ListRequest, cursorProfile: boolean): Paging {
@@ -89,7 +90,9 @@ function paging(query: QueryParameters, options: PlanOptions, list: ListRequest,
 
 function viewOf(mapping: Mapping, type: ResourceType, query: QueryParameters, options: PlanOptions): View {
   return {
-    ...(query.include !== undefined && { include: parseInclude(query.include, mapping, type, options.includeDepth) }),
+    ...(query.include !== undefined && {
+      include: parseInclude(query.include, mapping, type, options.includeDepth, options.limits.includePaths),
+    }),
     fields: parseFields(query.fields, mapping),
   };
 }

@@ -1,5 +1,5 @@
 import { badParameter } from '../errors/json-api-error.js';
-import { type IdLookup, idToLookup } from '../mapping/ids.js';
+import { describeIds, type IdLookup, resolveId } from '../mapping/ids.js';
 import type { Attribute, Mapping, ResourceType } from '../mapping/model.js';
 import { type FilterPath, filterableFields, resolveFilterPath } from './filter-path.js';
 import { comparisonOf, splitValues, type TypedValue, typedValue } from './filter-values.js';
@@ -59,11 +59,24 @@ const LIST_HINT = String.raw`(several values are comma-separated; write \, for a
  * Parses the `filter` family against `type` (the README's "Filtering" grammar):
  * `filter=text`, `filter[path]=v1,v2` (any of the values) and `filter[path][operator]=value`.
  * Throws a 400 naming the exact parameter for an unknown path or operator, an operator the path
- * does not take, or a value that is not one of the path's datatype.
+ * does not take, or a value that is not one of the path's datatype. More than `maxFilters`
+ * parameters are a 400 naming the first one past the limit, before any of them is parsed
+ * (`planRequest` passes the dataset's `RequestLimits.filters`; without one the count is not bounded).
  *
- * @example parseFilter(parseQuery('filter[concerns.notation]=0101').filter, mapping, tradeActivities)
+ * @example parseFilter(parseQuery('filter[concerns.notation]=0101').filter, mapping, tradeActivities, 20)
  */
-export function parseFilter(parameters: readonly FamilyParameter[], mapping: Mapping, type: ResourceType): Filter[] {
+export function parseFilter(
+  parameters: readonly FamilyParameter[],
+  mapping: Mapping,
+  type: ResourceType,
+  maxFilters = Number.POSITIVE_INFINITY,
+): Filter[] {
+  const over = parameters.length > maxFilters ? parameters[maxFilters] : undefined;
+  if (over !== undefined)
+    throw badParameter(
+      over.name,
+      `The request has ${parameters.length} filter parameters; at most ${maxFilters} are allowed (the first past the limit: '${over.name}').`,
+    );
   return parameters.map((parameter) => parseOne(parameter, mapping, type));
 }
 
@@ -109,7 +122,7 @@ function parseOne({ name, members, value }: FamilyParameter, mapping: Mapping, t
     throw badParameter(name, `'${name}' takes one value; got ${values.length} in '${value}' ${LIST_HINT}.`);
   }
   if (path.kind === 'ids') {
-    const lookups = values.flatMap((id) => idToLookup(path.type.id, id) ?? []);
+    const lookups = values.flatMap((id) => idLookup(name, path.type, id));
     return { kind: 'ids', parameter: name, path, operator: operator as 'eq' | 'ne', lookups };
   }
   const comparison = comparisonOf(path.attribute);
@@ -131,6 +144,21 @@ function parseOne({ name, members, value }: FamilyParameter, mapping: Mapping, t
     operator: operator as Exclude<FilterOperator, 'exists' | 'contains' | 'starts-with'>,
     values: typed,
   };
+}
+
+/**
+ * An id filter value: what it stands for, or nothing when it is not of the type's id syntax (ids
+ * are opaque: it matches nothing). An id of the right syntax that stands for no IRI (its hex
+ * decodes to U+2028, a lone `%`…) is a 400: the client built it, and no store could take it.
+ */
+function idLookup(name: string, type: ResourceType, id: string): IdLookup[] {
+  const resolved = resolveId(type.id, id);
+  if (resolved.kind !== 'refused') return [resolved];
+  if (resolved.reason === 'syntax') return [];
+  throw badParameter(
+    name,
+    `'${id}' is not an id of ${type.name}: ${resolved.detail}; expected ${describeIds(type.id)}.`,
+  );
 }
 
 /** `filter=text`: a case-insensitive search through the type's text attributes. */

@@ -15,12 +15,20 @@ export const DEFAULT_INCLUDE_DEPTH = 3;
 /**
  * Parses an `include` value (`concerns.broader-concepts,origin`) into a tree rooted at `type`;
  * shared prefixes merge (`concerns,concerns.broader-concepts` includes `concerns` once). An empty
- * value includes nothing. Throws 400 naming `include` for an unknown relationship or a path that
- * is too deep.
+ * value includes nothing. Throws 400 naming `include` for an unknown relationship, a path that
+ * is too deep, or more than `maxPaths` paths once shared prefixes are merged (`concerns,
+ * concerns.broader-concepts` is one path, the same path twice is one). `planRequest` passes the
+ * dataset's `RequestLimits.includePaths`; without one the count is not bounded.
  *
- * @example parseInclude('concerns.broader-concepts', mapping, tradeActivities, 3) // [{ relationship: concerns, children: [{ relationship: broader-concepts, … }] }]
+ * @example parseInclude('concerns.broader-concepts', mapping, tradeActivities, 3, 20) // [{ relationship: concerns, children: [{ relationship: broader-concepts, … }] }]
  */
-export function parseInclude(value: string, mapping: Mapping, type: ResourceType, maxDepth: number): IncludeNode[] {
+export function parseInclude(
+  value: string,
+  mapping: Mapping,
+  type: ResourceType,
+  maxDepth: number,
+  maxPaths = Number.POSITIVE_INFINITY,
+): IncludeNode[] {
   type Mutable = { relationship: Relationship; type: ResourceType; children: Mutable[] };
   const roots: Mutable[] = [];
   if (value === '') return roots;
@@ -53,5 +61,16 @@ export function parseInclude(value: string, mapping: Mapping, type: ResourceType
       current = target;
     }
   }
+  const paths = countPaths(roots);
+  if (paths > maxPaths)
+    throw badParameter(
+      'include',
+      `include names ${paths} paths (once shared prefixes are merged); at most ${maxPaths} are allowed.`,
+    );
   return roots;
+}
+
+/** The paths of an include tree: one per leaf. */
+function countPaths(nodes: readonly IncludeNode[]): number {
+  return nodes.reduce((sum, node) => sum + (node.children.length === 0 ? 1 : countPaths(node.children)), 0);
 }

@@ -4,12 +4,25 @@ import { resolveSortField, sortableFields } from '../mapping/resolve-path.js';
 
 /**
  * Parses a `sort` value (`a,-b,rel.attr`) for a collection of `type`; throws 400 with
- * `source.parameter: "sort"` naming the bad field and what is sortable.
+ * `source.parameter: "sort"` naming the bad field and what is sortable. A value naming more than
+ * `maxFields` fields, or one field twice (`id,-id`: the second key could never decide an order),
+ * is a 400 too; the count is checked before any field is resolved. `planRequest` passes the
+ * dataset's limit (`RequestLimits.sortFields`); without one the count is not bounded.
  *
- * @example parseSort('-financial-year,origin.country.name', mapping, tradeActivities)
+ * @example parseSort('-financial-year,origin.country.name', mapping, tradeActivities, 10)
  */
-export function parseSort(value: string, mapping: Mapping, type: ResourceType, parameter = 'sort'): SortKey[] {
-  return value.split(',').map((raw) => {
+export function parseSort(
+  value: string,
+  mapping: Mapping,
+  type: ResourceType,
+  maxFields = Number.POSITIVE_INFINITY,
+  parameter = 'sort',
+): SortKey[] {
+  const fields = value.split(',');
+  if (fields.length > maxFields)
+    throw badParameter(parameter, `${parameter} names ${fields.length} fields; at most ${maxFields} are allowed.`);
+  const seen = new Map<string, string>();
+  return fields.map((raw) => {
     if (raw === '' || raw === '-') {
       throw badParameter(
         parameter,
@@ -23,6 +36,14 @@ export function parseSort(value: string, mapping: Mapping, type: ResourceType, p
         `Cannot sort ${type.name} by '${raw.replace(/^-/, '')}': ${key}. Sortable: ${sortableFields(type).join(', ')}.`,
       );
     }
+    const earlier = seen.get(key.field);
+    if (earlier !== undefined) {
+      throw badParameter(
+        parameter,
+        `${parameter} names the field '${key.field}' twice ('${earlier}' and '${raw}'); name each field at most once.`,
+      );
+    }
+    seen.set(key.field, raw);
     return key;
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idToLookup, iriToId } from '../../../src/mapping/ids.js';
+import { idToLookup, iriToId, resolveId } from '../../../src/mapping/ids.js';
 import type { IdStrategy } from '../../../src/mapping/model.js';
 
 const PREDICATE: IdStrategy = { kind: 'predicate', predicate: 'http://mu.semte.ch/vocabularies/core/uuid' };
@@ -99,6 +99,31 @@ describe('ids: ids that cannot be ids of the type', () => {
     { strategy: HEX, input: '5e' },
     { strategy: HEX, input: '4120' }, // "A "
     { strategy: HEX, input: hex('GR> . ?s ?p ?o } #') },
+    // hex of text that passes the character blacklist above but is no IRI (RFC 3987): the stores
+    // refuse these (or the query writer corrupts them), so they never reach a query
+    { strategy: HEX, input: '494e4ae280a8' }, // "INJ" + U+2028
+    { strategy: HEX, input: '494e4ae280a9' }, // "INJ" + U+2029
+    { strategy: HEX, input: '494e4a25' }, // "INJ%"
+    { strategy: HEX, input: '494e4a2534' }, // "INJ%4"
+    { strategy: HEX, input: hex('%zz') },
+    { strategy: HEX, input: '494e4ac285' }, // "INJ" + U+0085 (C1)
+    { strategy: HEX, input: 'c280' }, // U+0080
+    { strategy: HEX, input: 'c29f' }, // U+009F
+    { strategy: HEX, input: '7f' }, // DEL
+    { strategy: HEX, input: 'e2808e' }, // U+200E LRM
+    { strategy: HEX, input: 'e2808f' }, // U+200F RLM
+    { strategy: HEX, input: 'e280aa' }, // U+202A LRE
+    { strategy: HEX, input: 'e280ae' }, // U+202E RLO
+    { strategy: HEX, input: 'efb790' }, // U+FDD0 (noncharacter)
+    { strategy: HEX, input: 'efbfbe' }, // U+FFFE
+    { strategy: HEX, input: 'efbfbf' }, // U+FFFF
+    { strategy: HEX, input: 'f09fbfbe' }, // U+1FFFE
+    { strategy: HEX, input: 'efbfbd' }, // U+FFFD (not ucschar)
+    { strategy: HEX, input: 'ee8080' }, // U+E000: private use outside the query
+    { strategy: HEX, input: '5b' }, // '[' outside the host
+    { strategy: HEX, input: hex('a#b#c') },
+    { strategy: HEX_WHOLE, input: hex('http://x:port/') },
+    { strategy: HEX_WHOLE, input: hex('http://[::1/') },
     // hex: true: the decoded text is the whole IRI, which must be absolute
     { strategy: HEX_WHOLE, input: '41' },
     { strategy: HEX_WHOLE, input: hex('/relative/path') },
@@ -111,6 +136,74 @@ describe('ids: ids that cannot be ids of the type', () => {
 
   it('a template whose IRI is not safe gives no lookup', () => {
     expect(idToLookup({ kind: 'template', prefix: 'not an iri/', suffix: '' }, '01')).toBeUndefined();
+    // The prefix passes alone (with 0), but a hex letter makes the port no number.
+    const port = { kind: 'template', prefix: 'http://x:', suffix: '/' } as const;
+    expect(idToLookup(port, '80')).toEqual({ kind: 'iri', iri: 'http://x:80/' });
+    expect(idToLookup(port, '8a')).toBeUndefined();
+  });
+
+  it.each([
+    { strategy: HEX, input: hex('a?b\ue000'), iri: `${HEX.base}a?b\ue000` }, // private use in the query
+    { strategy: HEX, input: hex('%41%00'), iri: `${HEX.base}%41%00` },
+    { strategy: HEX, input: hex('\u2027\u202f'), iri: `${HEX.base}\u2027\u202f` }, // beside the refused ranges
+    { strategy: HEX, input: 'efbbbf', iri: `${HEX.base}\ufeff` },
+    { strategy: HEX_WHOLE, input: hex('http://[::1]:80/'), iri: 'http://[::1]:80/' },
+  ])('$strategy.kind: $input is an IRI', ({ strategy, input, iri }) => {
+    expect(idToLookup(strategy, input)).toEqual({ kind: 'iri', iri });
+  });
+});
+
+describe('ids: why an id is refused', () => {
+  it.each([
+    {
+      strategy: PREDICATE,
+      input: 'ABC',
+      reason: 'syntax',
+      detail: /^expected up to 128 lowercase hex digits and dashes/,
+    },
+    {
+      strategy: TEMPLATE,
+      input: 'xy',
+      reason: 'syntax',
+      detail:
+        /^expected 1 to 256 lowercase hex digits, the \{id\} of http:\/\/linkedeconomy\.org\/resource\/concept\/\{id\}$/,
+    },
+    {
+      strategy: TEMPLATE_SUFFIX,
+      input: '-',
+      reason: 'syntax',
+      detail: /^expected 1 to 256 lowercase hex digits, the \{id\} of http:\/\/x\/item\/\{id\}#this$/,
+    },
+    {
+      strategy: HEX,
+      input: '475',
+      reason: 'syntax',
+      detail:
+        /^expected the lowercase hex of the UTF-8 of what follows http:\/\/linkedeconomy\.org\/resource\/country\/ in an IRI$/,
+    },
+    {
+      strategy: HEX_WHOLE,
+      input: '4',
+      reason: 'syntax',
+      detail: /^expected the lowercase hex of the UTF-8 of an IRI$/,
+    },
+    { strategy: HEX, input: 'ff', reason: 'iri', detail: /^its bytes are not UTF-8 text$/ },
+    {
+      strategy: HEX,
+      input: '494e4ae280a8',
+      reason: 'iri',
+      detail: /^it stands for text that is not an IRI: it holds U\+2028, which no IRI may hold$/,
+    },
+    { strategy: HEX, input: '494e4a25', reason: 'iri', detail: /a % that does not start a percent-encoding/ },
+    { strategy: HEX, input: '494e4ac285', reason: 'iri', detail: /it holds U\+0085/ },
+    { strategy: HEX, input: '3e', reason: 'iri', detail: /it holds '>' \(U\+003E\)/ },
+    { strategy: HEX, input: hex('a#b#c'), reason: 'iri', detail: /does not follow the IRI syntax/ },
+    { strategy: HEX_WHOLE, input: '41', reason: 'iri', detail: /does not start with a scheme/ },
+  ])('$strategy.kind $input: $reason', ({ strategy, input, reason, detail }) => {
+    const resolved = resolveId(strategy, input);
+    expect(resolved).toMatchObject({ kind: 'refused', reason });
+    expect((resolved as { detail: string }).detail).toMatch(detail);
+    expect(idToLookup(strategy, input)).toBeUndefined();
   });
 });
 

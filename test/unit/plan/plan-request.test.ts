@@ -549,6 +549,24 @@ describe('planRequest: refused', () => {
           title: 'Not Found',
           detail: "There is no countries with id 'ff'",
         },
+        // Ids of the hex syntax that stand for no IRI (the stores would refuse the query): 404.
+        ...[
+          ['INJ + U+2028', '494e4ae280a8', 'it holds U+2028, which no IRI may hold'],
+          ['INJ%', '494e4a25', 'it holds a % that does not start a percent-encoding'],
+          ['INJ + U+0085', '494e4ac285', 'it holds U+0085, which no IRI may hold'],
+          ['U+202E', 'e280ae', 'it holds U+202E'],
+          ['U+FDD0', 'efb790', 'it holds U+FDD0'],
+          ['[', '5b', 'it does not follow the IRI syntax'],
+        ].flatMap(([what, id, why]) =>
+          ['', '/links/country', '/country'].map((rest) => ({
+            name: `hex id of ${what}${rest === '' ? '' : ` (as a parent, ${rest})`}`,
+            // countries have no relationships; the id is refused before the relationship is looked up
+            path: `/countries/${id}${rest}`,
+            status: 404,
+            title: 'Not Found',
+            detail: `There is no countries with id '${id}': it stands for text that is not an IRI: ${why}`,
+          })),
+        ),
         {
           name: 'malformed id on a related URL',
           path: '/concepts/zz/broader-concepts',
@@ -760,5 +778,143 @@ describe('planRequest: refused', () => {
       const error = thrown(() => plan(`/${type}/${idOf(type)}/no-such-relationship`));
       expect(error.errors[0]!.detail, type).toContain(`Relationships: ${names.join(', ') || 'none'}.`);
     }
+  });
+});
+
+describe('planRequest: request limits come from options.limits', () => {
+  const limits = (overrides: Partial<PlanOptions['limits']>): PlanOptions => ({
+    ...DEFAULT_DATASET_OPTIONS,
+    limits: { ...DEFAULT_DATASET_OPTIONS.limits, ...overrides },
+  });
+  /** Sortable fields of concepts, filters on concepts and include paths from concepts, distinct. */
+  const SORT = [
+    'id',
+    'notation',
+    '-label',
+    'broader-concepts.label',
+    'broader-concepts.notation',
+    'narrower-concepts.label',
+    'narrower-concepts.notation',
+    'concept-scheme.label',
+    'top-concept-of.label',
+    'broader-concepts.broader-concepts.label',
+    'narrower-concepts.narrower-concepts.label',
+  ];
+  const FILTERS = [
+    'filter',
+    ...['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains'].flatMap((op) => [
+      `filter[label][${op}]`,
+      `filter[notation][${op}]`,
+      `filter[broader-concepts.label][${op}]`,
+    ]),
+  ];
+  /** Paths of up to three relationships from `type`, from the mapping file, none a prefix of another. */
+  const leafPaths = (type: string, depth: number): string[] =>
+    depth === 0
+      ? ['']
+      : Object.entries(RAW.types[type]!.relationships ?? {}).flatMap(([name, { target }]) =>
+          leafPaths(target, depth - 1).map((rest) => (rest === '' ? name : `${name}.${rest}`)),
+        );
+  const INCLUDE = leafPaths('concepts', 3);
+  const sortOf = (n: number) => `sort=${SORT.slice(0, n).join(',')}`;
+  const filtersOf = (n: number) =>
+    FILTERS.slice(0, n)
+      .map((name) => `${name}=a`)
+      .join('&');
+  const includeOf = (n: number) => `include=${INCLUDE.slice(0, n).join(',')}`;
+  const refused = (query: string, options: PlanOptions, path = '/concepts') => {
+    const error = thrown(() => plan(path, query, options));
+    expect(error.status).toBe(400);
+    return error.errors[0]!;
+  };
+
+  it('the tables are long enough and distinct', () => {
+    expect(DEFAULT_DATASET_OPTIONS.limits).toMatchObject({ sortFields: 10, filters: 20, includePaths: 20 });
+    for (const list of [SORT, FILTERS, INCLUDE]) expect(new Set(list).size).toBe(list.length);
+    expect(SORT.length).toBeGreaterThan(10);
+    expect(FILTERS.length).toBeGreaterThan(20);
+    expect(INCLUDE.length).toBeGreaterThan(20);
+  });
+
+  it.each([
+    { what: 'sort fields', at: () => sortOf(10), over: () => sortOf(11), parameter: () => 'sort' },
+    { what: 'filters', at: () => filtersOf(20), over: () => filtersOf(21), parameter: () => FILTERS[20]! },
+    { what: 'include paths', at: () => includeOf(20), over: () => includeOf(21), parameter: () => 'include' },
+  ])('default limits, $what: at the limit planned, one over 400', ({ at: atLimit, over, parameter }) => {
+    expect(plan('/concepts', atLimit()).kind).toBe('collection');
+    expect(refused(over(), DEFAULT_DATASET_OPTIONS)).toMatchObject({ source: { parameter: parameter() } });
+  });
+
+  it.each(
+    titled(
+      [
+        {
+          name: 'sortFields 2',
+          options: limits({ sortFields: 2 }),
+          ok: sortOf(2),
+          over: sortOf(3),
+          parameter: 'sort',
+          detail: 'sort names 3 fields; at most 2 are allowed.',
+        },
+        {
+          name: 'filters 1',
+          options: limits({ filters: 1 }),
+          ok: filtersOf(1),
+          over: filtersOf(2),
+          parameter: FILTERS[1]!,
+          detail: `The request has 2 filter parameters; at most 1 are allowed (the first past the limit: '${FILTERS[1]}').`,
+        },
+        {
+          name: 'includePaths 1',
+          options: limits({ includePaths: 1 }),
+          ok: 'include=broader-concepts,broader-concepts.concept-scheme',
+          over: includeOf(2),
+          parameter: 'include',
+          detail: 'include names 2 paths (once shared prefixes are merged); at most 1 are allowed.',
+        },
+      ],
+      (row) => row.name,
+    ),
+  )('a dataset limit of %s', (_, { options, ok, over, parameter, detail }) => {
+    expect(plan('/concepts', ok, options).kind).toBe('collection');
+    const error = refused(over, options);
+    expect(error).toEqual({ status: '400', title: 'Invalid query parameter', detail, source: { parameter } });
+  });
+
+  it.each([
+    { path: '/trade-activities/{trade-activities}/concerns', query: 'sort=label,notation,id', parameter: 'sort' },
+    { path: '/trade-activities/{trade-activities}/links/concerns', query: 'sort=label,notation,id', parameter: 'sort' },
+    {
+      path: '/trade-activities/{trade-activities}/concerns',
+      query: 'filter[label]=a&filter[notation]=b',
+      parameter: 'filter[notation]',
+    },
+    { path: '/trade-activities/{trade-activities}', query: 'include=concerns,origin', parameter: 'include' },
+    { path: '/concepts/{concepts}', query: 'include=broader-concepts,narrower-concepts', parameter: 'include' },
+    {
+      path: '/trade-activities/{trade-activities}/concerns',
+      query: 'include=broader-concepts,concept-scheme',
+      parameter: 'include',
+    },
+  ])('the limits hold on $path?$query', ({ path, query, parameter }) => {
+    const options = limits({ sortFields: 2, filters: 1, includePaths: 1 });
+    expect(refused(query, options, at(path)).source).toEqual({ parameter });
+  });
+
+  it('one include path given twice is one path', () => {
+    const options = limits({ includePaths: 1 });
+    expect(plan(at('/trade-activities/{trade-activities}/origin'), 'include=country,country', options).kind).toBe(
+      'related-one',
+    );
+  });
+
+  it.each(['sort=id,id', 'sort=label,-label', 'sort=-notation,id,notation'])('%s names a field twice: 400', (query) => {
+    expect(refused(query, DEFAULT_DATASET_OPTIONS)).toMatchObject({ source: { parameter: 'sort' } });
+    expect(refused(query, DEFAULT_DATASET_OPTIONS).detail).toMatch(/names the field '.+' twice/);
+  });
+
+  it('a sort of 201 repeated fields is refused for its length', () => {
+    const query = `sort=${Array(201).fill('id').join(',')}`;
+    expect(refused(query, DEFAULT_DATASET_OPTIONS).detail).toBe('sort names 201 fields; at most 10 are allowed.');
   });
 });

@@ -209,6 +209,35 @@ describe('cursors: anything else is a 400 naming the parameter', () => {
       cursor: encodeCursor(sample, { values: [rdf.namedNode('http://x/ y')], id: '7c1e0a42', inclusive: false }),
       detail: MISFIT,
     },
+    // IRIs by the server's one rule (mapping/iri.ts): what passes the IRIREF blacklist but is no IRI.
+    ...[
+      ['U+2028', 'http://x/INJ\u2028'],
+      ['U+2029', 'http://x/a\u2029b'],
+      ['a lone %', 'http://x/INJ%'],
+      ['% and one hex digit', 'http://x/%4'],
+      ['a C1 control', 'http://x/INJ\u0085'],
+      ['DEL', 'http://x/\u007f'],
+      ['a bidi override', 'http://x/\u202e'],
+      ['a noncharacter', 'http://x/\ufffe'],
+      ['a lone surrogate', 'http://x/\ud800'],
+      ['a second #', 'http://x/a#b#c'],
+      ['[ in the path', 'http://x/[1]'],
+    ].flatMap(([what, iri]) => [
+      {
+        what: `an IRI value with ${what}`,
+        cursor: encodeCursor(sample, { values: [rdf.namedNode(iri!)], id: '7c1e0a42', inclusive: false }),
+        detail: MISFIT,
+      },
+      {
+        what: `a datatype IRI with ${what}`,
+        cursor: encodeCursor(sample, {
+          values: [rdf.literal('x', rdf.namedNode(iri!))],
+          id: '7c1e0a42',
+          inclusive: false,
+        }),
+        detail: MISFIT,
+      },
+    ]),
     {
       what: 'a bad language tag',
       cursor: encodeCursor(sample, { values: [rdf.literal('x', 'en_GB!')], id: '7c1e0a42', inclusive: false }),
@@ -227,6 +256,25 @@ describe('cursors: anything else is a 400 naming the parameter', () => {
       expect(error.errors[0]!.detail).toMatch(detail);
       expect(error.errors[0]!.detail).toContain(parameter);
     }
+  });
+
+  // The issue's ids, in a cursor of a hex-id type: they pass the id syntax but stand for no IRI.
+  it.each([
+    { id: '494e4ae280a8', what: 'INJ + U+2028' },
+    { id: '494e4a25', what: 'INJ%' },
+    { id: '494e4ac285', what: 'INJ + U+0085' },
+    { id: 'ff', what: 'not UTF-8' },
+  ])('a countries cursor whose id is $id ($what)', ({ id }) => {
+    const countries = list('countries', 'name');
+    const cursor = encodeCursor(countries, { values: [rdf.literal('x')], id, inclusive: false });
+    for (const parameter of ['page[after]', 'page[before]']) {
+      const error = thrown(() => decodeCursor(cursor, parameter, countries));
+      expect(error.errors[0]).toMatchObject({ status: '400', source: { parameter } });
+      expect(error.errors[0]!.detail).toMatch(MISFIT);
+    }
+    // The same cursor with a real id is read back: the id is what is refused.
+    const good = encodeCursor(countries, { values: [rdf.literal('x')], id: '4752', inclusive: false });
+    expect(decodeCursor(good, 'page[after]', countries).id).toBe('4752');
   });
 
   it('a language key takes only a plain string', () => {

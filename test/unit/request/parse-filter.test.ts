@@ -260,7 +260,8 @@ describe('parseFilter: accepted filters', () => {
       ],
     },
     {
-      query: 'filter[origin.country]=4752,ff',
+      // Values that are not of the id syntax (odd length, not hex) match nothing.
+      query: 'filter[origin.country]=4752,475,4G',
       expected: [
         {
           kind: 'ids',
@@ -573,8 +574,92 @@ describe('parseFilter: rejected filters', () => {
     expect(error.errors[0]!.detail).toMatch(detail);
   });
 
+  // An id of the right syntax that stands for no IRI: the client made it up, and no store could
+  // take it (the issue's ids: U+2028, a lone %, a C1 control), so it is a 400, not an empty match.
+  it.each([
+    { query: 'filter[id]=494e4ae280a8', parameter: 'filter[id]', detail: /it holds U\+2028, which no IRI may hold/ },
+    { query: 'filter[id]=4752,494e4a25', parameter: 'filter[id]', detail: /'494e4a25'.*a % that does not start/ },
+    { query: 'filter[id][ne]=494e4ac285', parameter: 'filter[id][ne]', detail: /it holds U\+0085/ },
+    { query: 'filter[id]=e2808e', parameter: 'filter[id]', detail: /it holds U\+200E/ },
+    { query: 'filter[id]=efbfbe', parameter: 'filter[id]', detail: /it holds U\+FFFE/ },
+    { query: 'filter[id]=3e', parameter: 'filter[id]', detail: /it holds '>' \(U\+003E\)/ },
+    { query: 'filter[id]=ff', parameter: 'filter[id]', detail: /its bytes are not UTF-8 text/ },
+    { query: 'filter[id]=5b', parameter: 'filter[id]', detail: /does not follow the IRI syntax/ },
+  ])('$query on countries → 400', ({ query, parameter, detail }) => {
+    const error = thrown(() => parse(query, 'countries'));
+    expect(error.errors[0]).toMatchObject({ status: '400', title: 'Invalid query parameter', source: { parameter } });
+    expect(error.errors[0]!.detail).toMatch(detail);
+    expect(error.errors[0]!.detail).toMatch(
+      /is not an id of countries: .*; expected the lowercase hex of the UTF-8 of what follows http:\/\/linkedeconomy\.org\/resource\/country\/ in an IRI\.$/,
+    );
+  });
+
+  it('an id through a relationship is checked the same way', () => {
+    const error = thrown(() => parse('filter[origin.country]=4752,494e4ae280a8'));
+    expect(error.errors[0]).toMatchObject({ source: { parameter: 'filter[origin.country]' } });
+    expect(error.errors[0]!.detail).toMatch(/'494e4ae280a8' is not an id of countries: .*U\+2028/);
+  });
+
   it('the first bad filter is the one reported', () => {
     const error = thrown(() => parse(`${FY}=2016-01-01Z&filter[nope]=1&filter[concerns][gt]=1`));
     expect(error.errors[0]!.source).toEqual({ parameter: 'filter[nope]' });
+  });
+});
+
+describe('parseFilter: how many filters', () => {
+  // Distinct parameter names (a name given twice is parse-query's 400): one per operator and path.
+  const NAMES = [
+    'filter',
+    'filter[id]',
+    'filter[id][ne]',
+    ...['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'starts-with'].flatMap((op) => [
+      `filter[label][${op}]`,
+      `filter[notation][${op}]`,
+      `filter[broader-concepts.label][${op}]`,
+    ]),
+  ];
+  const query = (count: number) =>
+    NAMES.slice(0, count)
+      .map((name) => `${name}=0`)
+      .join('&');
+  const parseWith = (count: number, max: number) =>
+    parseFilter(parseQuery(query(count)).filter, mapping, mapping.types.get('concepts')!, max);
+
+  it('has enough distinct filters to test with', () => {
+    expect(NAMES.length).toBeGreaterThan(21);
+    expect(new Set(NAMES).size).toBe(NAMES.length);
+  });
+
+  it.each([
+    { count: 0, max: 0 },
+    { count: 1, max: 1 },
+    { count: 3, max: 3 },
+    { count: 20, max: 20 },
+  ])('$count filters, at most $max: parsed', ({ count, max }) => {
+    expect(parseWith(count, max)).toHaveLength(count);
+  });
+
+  it.each([
+    { count: 1, max: 0 },
+    { count: 2, max: 1 },
+    { count: 4, max: 3 },
+    { count: 21, max: 20 },
+    { count: NAMES.length, max: 20 },
+  ])('$count filters, at most $max: 400 naming the first past the limit', ({ count, max }) => {
+    const error = thrown(() => parseWith(count, max));
+    expect(error.errors[0]).toMatchObject({
+      status: '400',
+      title: 'Invalid query parameter',
+      source: { parameter: NAMES[max] },
+    });
+    expect(error.errors[0]!.detail).toBe(
+      `The request has ${count} filter parameters; at most ${max} are allowed (the first past the limit: '${NAMES[max]}').`,
+    );
+  });
+
+  it('the count is checked before any filter is parsed', () => {
+    const bad = Array.from({ length: 21 }, (_, i) => `filter[nope${i}]=x`).join('&');
+    const error = thrown(() => parseFilter(parseQuery(bad).filter, mapping, mapping.types.get('concepts')!, 20));
+    expect(error.errors[0]!.detail).toMatch(/has 21 filter parameters; at most 20/);
   });
 });

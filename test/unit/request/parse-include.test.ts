@@ -144,3 +144,74 @@ describe('parseInclude: rejected values', () => {
     );
   });
 });
+
+describe('parseInclude: how many paths', () => {
+  /** Every path of concepts up to three relationships, from the mapping: many more than 21. */
+  function allPaths(type: ResourceType, depth: number): string[] {
+    if (depth === 0) return [];
+    return [...type.relationships.values()].flatMap((relationship) => {
+      const target = mapping.types.get(relationship.target)!;
+      return [relationship.name, ...allPaths(target, depth - 1).map((rest) => `${relationship.name}.${rest}`)];
+    });
+  }
+  /** Paths none of which is a prefix of another: each one counts. */
+  const leaves = () => {
+    const paths = allPaths(concepts(), 3);
+    return paths.filter((path) => !paths.some((other) => other.startsWith(`${path}.`)));
+  };
+  const listOf = (count: number) => leaves().slice(0, count).join(',');
+  const concepts = () => mapping.types.get('concepts')!;
+  const parse = (value: string, max: number) => parseInclude(value, mapping, concepts(), 3, max);
+  const countLeaves = (nodes: readonly IncludeNode[]): number =>
+    nodes.reduce((sum, node) => sum + (node.children.length === 0 ? 1 : countLeaves(node.children)), 0);
+
+  it('has enough distinct paths to test with', () => {
+    expect(leaves().length).toBeGreaterThan(21);
+  });
+
+  it.each([
+    { value: () => listOf(1), max: 1, paths: 1 },
+    { value: () => listOf(3), max: 3, paths: 3 },
+    { value: () => listOf(20), max: 20, paths: 20 },
+    // Shared prefixes merge, and a path given twice is one.
+    {
+      value: () => 'broader-concepts,broader-concepts.concept-scheme,broader-concepts.concept-scheme',
+      max: 1,
+      paths: 1,
+    },
+    { value: () => Array(100).fill('concept-scheme').join(','), max: 1, paths: 1 },
+    {
+      value: () => 'broader-concepts,narrower-concepts,narrower-concepts.concept-scheme,concept-scheme',
+      max: 3,
+      paths: 3,
+    },
+    { value: () => '', max: 0, paths: 0 },
+  ])('$paths paths, at most $max: parsed', ({ value, max, paths }) => {
+    expect(countLeaves(parse(value(), max))).toBe(paths);
+  });
+
+  it.each([
+    { value: () => listOf(2), max: 1, paths: 2 },
+    { value: () => listOf(4), max: 3, paths: 4 },
+    { value: () => listOf(21), max: 20, paths: 21 },
+    {
+      value: () => 'broader-concepts.broader-concepts,broader-concepts.narrower-concepts,concept-scheme,top-concept-of',
+      max: 3,
+      paths: 4,
+    },
+  ])('$paths paths, at most $max: 400', ({ value, max, paths }) => {
+    const error = thrown(() => parse(value(), max));
+    expect(error.errors[0]).toMatchObject({
+      status: '400',
+      title: 'Invalid query parameter',
+      source: { parameter: 'include' },
+    });
+    expect(error.errors[0]!.detail).toBe(
+      `include names ${paths} paths (once shared prefixes are merged); at most ${max} are allowed.`,
+    );
+  });
+
+  it('without a limit, the count is not bounded (planRequest always passes one)', () => {
+    expect(countLeaves(parseInclude(listOf(21), mapping, concepts(), 3))).toBe(21);
+  });
+});

@@ -112,7 +112,7 @@ describe('parseSort: accepted values', () => {
   });
 
   it('reports errors under the parameter name it is given', () => {
-    const error = thrown(() => parseSort('nope', mapping, tradeActivities, 'sort[x]'));
+    const error = thrown(() => parseSort('nope', mapping, tradeActivities, 10, 'sort[x]'));
     expect(error.errors[0]!.source).toEqual({ parameter: 'sort[x]' });
   });
 });
@@ -174,4 +174,78 @@ describe('parseSort: rejected values', () => {
       /Sortable: id, notation, label, broader-concepts\.<attribute>, narrower-concepts\.<attribute>, concept-scheme\.<attribute>, top-concept-of\.<attribute>\./,
     );
   });
+});
+
+describe('parseSort: how many fields', () => {
+  // Eleven distinct sortable fields of trade-activities.
+  const FIELDS = [
+    'financial-year',
+    '-id',
+    'concerns.label',
+    '-concerns.notation',
+    'origin.country.name',
+    'origin.country.iso-code',
+    '-destination.country.name',
+    'destination.country.iso-code',
+    'amount.value',
+    'amount.currency',
+    'concerns.broader-concepts.label',
+  ];
+  const sortOf = (count: number) => FIELDS.slice(0, count).join(',');
+
+  it.each([
+    { count: 1, max: 1 },
+    { count: 3, max: 3 },
+    { count: 10, max: 10 },
+    { count: 11, max: 11 },
+  ])('$count fields, at most $max: parsed', ({ count, max }) => {
+    expect(parseSort(sortOf(count), mapping, tradeActivities, max)).toHaveLength(count);
+  });
+
+  it.each([
+    { value: sortOf(2), max: 1, count: 2 },
+    { value: sortOf(4), max: 3, count: 4 },
+    { value: sortOf(11), max: 10, count: 11 },
+    // Counted before any field is resolved: a long list of anything is refused as cheaply.
+    { value: Array(201).fill('id').join(','), max: 10, count: 201 },
+    { value: Array(50).fill('nope').join(','), max: 10, count: 50 },
+    { value: ','.repeat(10), max: 10, count: 11 },
+  ])('$count fields, at most $max: 400', ({ value, max, count }) => {
+    const error = thrown(() => parseSort(value, mapping, tradeActivities, max));
+    expect(error.errors[0]).toMatchObject({
+      status: '400',
+      title: 'Invalid query parameter',
+      source: { parameter: 'sort' },
+    });
+    expect(error.errors[0]!.detail).toBe(`sort names ${count} fields; at most ${max} are allowed.`);
+  });
+
+  it('without a limit, the count is not bounded (planRequest always passes one)', () => {
+    expect(parseSort(sortOf(11), mapping, tradeActivities)).toHaveLength(11);
+  });
+});
+
+describe('parseSort: a field named twice', () => {
+  it.each([
+    { input: 'id,id', detail: "sort names the field 'id' twice ('id' and 'id'); name each field at most once." },
+    { input: 'id,-id', detail: "sort names the field 'id' twice ('id' and '-id')" },
+    {
+      input: '-financial-year,financial-year',
+      detail: "the field 'financial-year' twice ('-financial-year' and 'financial-year')",
+    },
+    { input: 'financial-year,id,-financial-year', detail: "'financial-year' twice" },
+    { input: 'concerns.label,-concerns.label', detail: "'concerns.label' twice" },
+    { input: 'origin.country.name,amount.value,origin.country.name', detail: "'origin.country.name' twice" },
+  ])('$input → 400', ({ input, detail }) => {
+    const error = thrown(() => parseSort(input, mapping, tradeActivities, 10));
+    expect(error.errors[0]).toMatchObject({ status: '400', source: { parameter: 'sort' } });
+    expect(error.errors[0]!.detail).toContain(detail);
+  });
+
+  it.each(['concerns.label,concerns.notation', 'origin.country.name,destination.country.name', 'id,financial-year'])(
+    '%s names different fields: parsed',
+    (input) => {
+      expect(parseSort(input, mapping, tradeActivities, 10)).toHaveLength(2);
+    },
+  );
 });
