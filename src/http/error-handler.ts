@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { JsonApiError } from '../errors/json-api-error.js';
+import { requestTarget } from '../request/request-target.js';
 import { errorDocument } from '../shape/documents.js';
 import { StoreError, type StoreErrorKind } from '../store/store.js';
 import { ClientGone } from './json-api-handler.js';
@@ -65,7 +66,7 @@ export function toJsonApiError(error: unknown): JsonApiError {
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    const route = routeLabel(new URL(req.originalUrl, 'http://localhost').pathname, new Set(), '').route;
+    const route = routeLabel(requestTarget(req.originalUrl).path, new Set(), '').route;
     if (error instanceof ClientGone) {
       logger.info({ method: req.method, route }, 'client went away; its store work was stopped');
       return;

@@ -8,6 +8,7 @@ import { CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
 import { negotiate } from '../request/negotiate.js';
 import { parsePath, type Route } from '../request/parse-path.js';
 import { parseQuery } from '../request/parse-query.js';
+import { requestTarget } from '../request/request-target.js';
 import { requestLink } from '../shape/page-links.js';
 import { QueryRecorder } from '../store/query-recorder.js';
 import { represent, sendRepresentation } from './conditional.js';
@@ -36,8 +37,8 @@ export function jsonApiHandler(
       );
     }
     const { profiles } = negotiate(req.get('accept'), req.get('content-type'));
-    const url = new URL(req.originalUrl, 'http://localhost');
-    const route = parsePath(url.pathname);
+    const url = requestTarget(req.originalUrl);
+    const route = parsePath(url.path);
     const dataset = route.dataset === undefined ? defaultDataset : datasets.get(route.dataset);
     if (!dataset)
       throw notFound(`There is no dataset '${route.dataset}'. Datasets: ${[...datasets.keys()].join(', ')}.`);
@@ -47,7 +48,7 @@ export function jsonApiHandler(
     const mediaType = profiles.includes(CURSOR_PAGINATION_PROFILE)
       ? `${JSON_API}; profile="${CURSOR_PAGINATION_PROFILE}"`
       : JSON_API;
-    const key = { dataset: dataset.name, path: canonicalPath(route), query: url.search.slice(1), mediaType };
+    const key = { dataset: dataset.name, path: canonicalPath(route), query: url.query, mediaType };
     const cached = cache.get(key, options.cacheTtlSeconds);
     if (cached) {
       sendRepresentation(req, res.set('Server-Timing', 'cache;desc=hit'), cached, options.cacheControl);

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { requestTarget } from '../request/request-target.js';
 import { type Store, StoreError } from '../store/store.js';
 import { routeLabel } from './route-label.js';
 
@@ -78,7 +79,7 @@ export class Metrics {
       const stop = this.requestSeconds.startTimer();
       res.once('finish', () => {
         const { dataset, route } = routeLabel(
-          new URL(req.originalUrl, 'http://localhost').pathname,
+          requestTarget(req.originalUrl).path,
           this.datasets,
           this.options.defaultDataset,
         );

@@ -155,6 +155,15 @@ describeEachStore('bounded requests and safe defaults', (h) => {
     }
   });
 
+  it('paths a URL parser misreads (//, //host/type) are plain 404s, not 500s', async () => {
+    const api = await appWith(h().store);
+    for (const path of ['//', '//x/concepts', '//concepts/0101']) {
+      const response = await api.get(path);
+      expect(response.status, path).toBe(404);
+      expect(response.body.errors[0].status).toBe('404');
+    }
+  });
+
   it('a URL past the limit is a 414 before anything parses it', async () => {
     const api = await appWith(h().store, {}, { maxUrlLength: 300 });
     const long = `/concepts?filter[label]=${'x'.repeat(300)}`;
