@@ -92,6 +92,7 @@ function viewOf(mapping: Mapping, type: ResourceType, query: QueryParameters, op
   return {
     ...(query.include !== undefined && {
       include: parseInclude(query.include, mapping, type, options.includeDepth, options.limits.includePaths),
+      maxIncluded: options.limits.included,
     }),
     fields: parseFields(query.fields, mapping),
   };

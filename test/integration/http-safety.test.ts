@@ -16,6 +16,7 @@ import { type AppOptions, createApp } from '../../src/app.js';
 import type { DatasetOptions } from '../../src/dataset.js';
 import { ClientGone } from '../../src/http/json-api-handler.js';
 import { createApiServer, stopGracefully } from '../../src/http/server.js';
+import { DEFAULT_REQUEST_LIMITS } from '../../src/plan/plan.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient } from '../support/api-client.js';
 import { describeEachStore } from '../support/each-store.js';
@@ -162,6 +163,20 @@ describeEachStore('bounded requests and safe defaults', (h) => {
       expect(response.status, path).toBe(404);
       expect(response.body.errors[0].status).toBe('404');
     }
+  });
+
+  it('a document may include as many resources as limits.included, and a request that reaches more is a 400', async () => {
+    const path = '/trade-activities?include=concerns.broader-concepts,origin&page[size]=100';
+    const full = await (await appWith(h().store)).get(path);
+    expect(full.status).toBe(200);
+    const count = full.body.included.length;
+    expect(count).toBeGreaterThan(1);
+    const limits = (included: number) => ({ limits: { ...DEFAULT_REQUEST_LIMITS, included } });
+    expect((await (await appWith(h().store, limits(count))).get(path)).body.included).toHaveLength(count);
+    const refused = await (await appWith(h().store, limits(count - 1))).get(path);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].source).toEqual({ parameter: 'include' });
+    expect(refused.body.errors[0].detail).toContain(`more than ${count - 1} resources`);
   });
 
   it('a URL past the limit is a 414 before anything parses it', async () => {
