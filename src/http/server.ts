@@ -24,9 +24,12 @@ export function createApiServer(app: Express, logger: Logger): Server {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable) return;
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    // A HEAD gets the head alone, as everywhere: what Node read of the request tells the method.
+    const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     logger.info({ code: error.code }, 'unparsable request');
-    if (tooLarge) answerRaw(socket, 431, 'Request Header Fields Too Large', 'The request headers exceed 16 KB.');
-    else answerRaw(socket, 400, 'Bad Request', 'The request is not valid HTTP/1.1.');
+    if (tooLarge)
+      answerRaw(socket, 431, 'Request Header Fields Too Large', 'The request headers exceed 16 KB.', {}, head);
+    else answerRaw(socket, 400, 'Bad Request', 'The request is not valid HTTP/1.1.', {}, head);
   });
   return server;
 }
@@ -38,6 +41,7 @@ function answerRaw(
   title: string,
   detail: string,
   headers: Record<string, string> = {},
+  headOnly = false,
 ): void {
   const body = JSON.stringify(errorDocument([{ status: String(status), title, detail }]));
   const head = Object.entries({
@@ -49,7 +53,7 @@ function answerRaw(
   })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
-  socket.end(`HTTP/1.1 ${status} ${title}\r\n${head}\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${title}\r\n${head}\r\n${headOnly ? '' : body}`);
 }
 
 /**

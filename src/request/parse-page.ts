@@ -9,6 +9,9 @@ export interface PageLimits {
 
 export const DEFAULT_PAGE_LIMITS: PageLimits = Object.freeze({ defaultSize: 20, maxSize: 100 });
 
+/** The most resources a page may skip: stores keep OFFSET in 32 bits (2³¹ − 1 on both checked). */
+export const MAX_OFFSET = 2 ** 31 - 1;
+
 /**
  * Which page of an ordered list to answer with:
  * - `offset`: `page[number]` (0-based, as mu-cl-resources) of `size` resources;
@@ -73,6 +76,12 @@ export function parsePage(
   }
   const numberValue = raw.get('number');
   const number = numberValue === undefined ? 0 : positiveInteger('page[number]', numberValue, 0);
+  if (number * size > MAX_OFFSET) {
+    throw badParameter(
+      'page[number]',
+      `page[number] ${number} of ${size} skips ${number * size} resources; at most ${MAX_OFFSET} can be skipped (follow cursors beyond).`,
+    );
+  }
   // With the profile, page[number] jumps into the list; the page's cursors go on from there.
   if (cursorProfile) return { kind: 'cursor', size, ...(number > 0 && { skip: number * size }) };
   return { kind: 'offset', number, size };

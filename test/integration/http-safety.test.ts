@@ -154,6 +154,13 @@ describeEachStore('bounded requests and safe defaults', (h) => {
       expect(body.errors[0]).toMatchObject({ status: String(status), title });
       if (status === 405) expect(raw).toContain('\r\nAllow: GET, HEAD, OPTIONS\r\n');
     }
+    // A HEAD gets the same head and no body.
+    const head = await rawExchange(
+      server,
+      `HEAD /concepts HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(head.endsWith('\r\n\r\n'), 'nothing after the head').toBe(true);
   });
 
   it('paths a URL parser misreads (//, //host/type) are plain 404s, not 500s', async () => {
