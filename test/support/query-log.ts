@@ -13,7 +13,7 @@ export function noteQueries(store: Store, sent: string[]): Store {
       sent.push(query);
       return store.select(query, options);
     },
-    ping: () => store.ping(),
+    ping: (options) => store.ping(options),
     close: () => store.close(),
   };
 }
