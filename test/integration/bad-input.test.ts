@@ -4,6 +4,7 @@ import { encodeCursor } from '../../src/request/cursor.js';
 import { parseSort } from '../../src/request/parse-sort.js';
 import { type ApiResponse, queryCount } from '../support/api-client.js';
 import { describeEachStore } from '../support/each-store.js';
+import { CONCEPT_FILTERS, CONCEPT_SORT_FIELDS } from '../support/limit-cases.js';
 
 /** No query reached the store: Server-Timing counts none (or is absent). */
 function expectNoQuery(response: ApiResponse) {
@@ -157,27 +158,8 @@ describeEachStore('bad input (issue table: 400, 404, 405, 406, 415)', (h) => {
   });
 
   // Request limits (RequestLimits: 10 sort fields, 20 filters, 20 include paths by default).
-  const SORT_FIELDS = [
-    'id',
-    'notation',
-    '-label',
-    'broader-concepts.label',
-    'broader-concepts.notation',
-    'narrower-concepts.label',
-    '-narrower-concepts.notation',
-    'concept-scheme.label',
-    'top-concept-of.label',
-    'broader-concepts.broader-concepts.label',
-    'narrower-concepts.narrower-concepts.label',
-  ];
-  const FILTERS = [
-    'filter',
-    ...['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains'].flatMap((op) => [
-      `filter[label][${op}]`,
-      `filter[notation][${op}]`,
-      `filter[broader-concepts.label][${op}]`,
-    ]),
-  ];
+  const SORT_FIELDS = CONCEPT_SORT_FIELDS;
+  const FILTERS = CONCEPT_FILTERS;
   it.each([
     ['10 sort fields', `sort=${SORT_FIELDS.slice(0, 10).join(',')}`],
     [

@@ -7,10 +7,9 @@ import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
 import { createApiServer } from '../../src/http/server.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
-import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
+import { describeEachStore, SAMPLE_MAPPING, sampleApp } from '../support/each-store.js';
 import {
   CANARY,
   type FuzzGrammar,
@@ -286,20 +285,7 @@ describeEachStore('fuzz (fast-check over the mapping grammar)', (h) => {
   beforeAll(async () => {
     started = performance.now();
     const store = noteQueries(h().store, sent);
-    const app = createApp({
-      datasets: [
-        { name: 'sample', mapping, store, linkBase: '' },
-        { name: 'mirror', mapping, store, linkBase: '/api/mirror' },
-        {
-          name: 'uncounted',
-          mapping,
-          store,
-          linkBase: '/api/uncounted',
-          options: { count: false, page: { defaultSize: 4, maxSize: 10 } },
-        },
-      ],
-      defaultDataset: 'sample',
-    });
+    const app = sampleApp(mapping, store);
     // The server the CLI runs: CONNECT and requests Node cannot parse are answered there, not by Express.
     server = createApiServer(app, pino({ level: 'silent' })).listen(0, '127.0.0.1');
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));

@@ -1,5 +1,6 @@
+import type { Express } from 'express';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
-import { createApp } from '../../src/app.js';
+import { type AppOptions, createApp } from '../../src/app.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../src/mapping/model.js';
 import { createHttpStore } from '../../src/store/http-store.js';
@@ -26,6 +27,28 @@ export async function openSampleStore(name: StoreName): Promise<Store> {
   const endpoint = inject('endpoint');
   if ('skip' in endpoint) throw new Error(endpoint.skip);
   return createHttpStore({ endpointUrl: endpoint.endpointUrl, graph: endpoint.graph });
+}
+
+/**
+ * The app every store suite serves: the sample as the default dataset, the same under
+ * `/api/mirror`, and `/api/uncounted`, too large to count (no meta.count, no last link, small pages).
+ */
+export function sampleApp(mapping: Mapping, store: Store, options: Omit<AppOptions, 'datasets'> = {}): Express {
+  return createApp({
+    datasets: [
+      { name: 'sample', mapping, store, linkBase: '' },
+      { name: 'mirror', mapping, store, linkBase: '/api/mirror' },
+      {
+        name: 'uncounted',
+        mapping,
+        store,
+        linkBase: '/api/uncounted',
+        options: { count: false, page: { defaultSize: 4, maxSize: 10 } },
+      },
+    ],
+    defaultDataset: 'sample',
+    ...options,
+  });
 }
 
 let warned = false;
@@ -58,21 +81,7 @@ export function describeEachStore(title: string, body: (harness: () => Harness) 
       let harness: Harness | undefined;
       beforeAll(async () => {
         const [mapping, store] = await Promise.all([loadMapping(SAMPLE_MAPPING), openSampleStore(storeName)]);
-        const app = createApp({
-          datasets: [
-            { name: 'sample', mapping, store, linkBase: '' },
-            { name: 'mirror', mapping, store, linkBase: '/api/mirror' },
-            // A dataset too large to count: no meta.count and no last link; small pages.
-            {
-              name: 'uncounted',
-              mapping,
-              store,
-              linkBase: '/api/uncounted',
-              options: { count: false, page: { defaultSize: 4, maxSize: 10 } },
-            },
-          ],
-          defaultDataset: 'sample',
-        });
+        const app = sampleApp(mapping, store);
         harness = { storeName, api: await ApiClient.listen(app), mapping, store };
       });
       afterAll(async () => {

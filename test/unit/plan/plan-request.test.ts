@@ -19,6 +19,7 @@ import type { IncludeNode } from '../../../src/request/parse-include.js';
 import { parsePath } from '../../../src/request/parse-path.js';
 import { parseQuery } from '../../../src/request/parse-query.js';
 import { SAMPLE_DATA } from '../../support/global-setup.js';
+import { CONCEPT_FILTERS, CONCEPT_SORT_FIELDS } from '../../support/limit-cases.js';
 import { Oracle } from '../../support/oracle.js';
 import { thrown as thrownError } from '../../support/thrown.js';
 import { titled } from '../../support/titled.js';
@@ -787,27 +788,8 @@ describe('planRequest: request limits come from options.limits', () => {
     limits: { ...DEFAULT_DATASET_OPTIONS.limits, ...overrides },
   });
   /** Sortable fields of concepts, filters on concepts and include paths from concepts, distinct. */
-  const SORT = [
-    'id',
-    'notation',
-    '-label',
-    'broader-concepts.label',
-    'broader-concepts.notation',
-    'narrower-concepts.label',
-    'narrower-concepts.notation',
-    'concept-scheme.label',
-    'top-concept-of.label',
-    'broader-concepts.broader-concepts.label',
-    'narrower-concepts.narrower-concepts.label',
-  ];
-  const FILTERS = [
-    'filter',
-    ...['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains'].flatMap((op) => [
-      `filter[label][${op}]`,
-      `filter[notation][${op}]`,
-      `filter[broader-concepts.label][${op}]`,
-    ]),
-  ];
+  const SORT = CONCEPT_SORT_FIELDS;
+  const FILTERS = CONCEPT_FILTERS;
   /** Paths of up to three relationships from `type`, from the mapping file, none a prefix of another. */
   const leafPaths = (type: string, depth: number): string[] =>
     depth === 0
