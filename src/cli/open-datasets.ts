@@ -50,7 +50,15 @@ function optionsFrom(d: DatasetConfig): DatasetOptions {
   };
 }
 
+/**
+ * The dataset's store, with its admission lanes and limits: `queries` per lane (defaults: HTTP
+ * `HTTP_QUERIES`, light 8 / heavy 4 / queue 64; embedded `EMBEDDED_QUERIES`, light 1 / heavy 1 /
+ * queue 16, on `light + heavy + 1` workers unless `workers` says otherwise), and `timeoutMs` (the
+ * request deadline, 10 000 by default) as the store's own limit on each query.
+ */
 function openStore(d: DatasetConfig, logger: Logger): Promise<Store> {
+  const timeoutMs = d.timeoutMs ?? DEFAULT_DATASET_OPTIONS.timeoutMs;
+  const queries = d.queries ?? {};
   if (d.endpoint) {
     return Promise.resolve(
       createHttpStore({
@@ -58,10 +66,17 @@ function openStore(d: DatasetConfig, logger: Logger): Promise<Store> {
         ...(d.graph && { graph: d.graph }),
         ...(d.user && { user: d.user }),
         ...(d.password && { password: d.password }),
-        ...(d.timeoutMs && { timeoutMs: d.timeoutMs }),
+        timeoutMs,
+        queries,
         logger,
       }),
     );
   }
-  return createOxigraphStore({ files: d.data ?? [], ...(d.workers && { workers: d.workers }), logger });
+  return createOxigraphStore({
+    files: d.data ?? [],
+    ...(d.workers && { workers: d.workers }),
+    queries,
+    timeoutMs,
+    logger,
+  });
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
-import SimpleClient from 'sparql-http-client/SimpleClient.js';
+import { Pool } from 'undici';
 import { describeFetchError as describe, retryStaleSocket } from './fetch-retry.js';
+import { LaneGate, type LaneLimits, laneLimits } from './lane-gate.js';
 import { parseSelectResults } from './parse-select-results.js';
 import { type Row, type SelectOptions, type Store, StoreError } from './store.js';
 
@@ -12,90 +13,133 @@ export interface HttpStoreOptions {
   /** Basic authentication, used when both are given. */
   user?: string;
   password?: string;
-  /** Per-request limit, including the one retry. Default 30 000. */
+  /** Per-request limit: waiting for a slot, the request and its one retry. Default 10 000. */
   timeoutMs?: number;
+  /**
+   * Requests of each lane sent at once (each on a keep-alive connection of its own) and how many
+   * may wait per lane; past that, `overloaded`. Default {@link HTTP_QUERIES}.
+   */
+  queries?: Partial<LaneLimits>;
   logger?: Logger;
 }
+
+/**
+ * The HTTP store's default lanes: 8 light and 4 heavy requests at once, 64 waiting per lane. Light
+ * queries take milliseconds, so 8 connections carry hundreds of requests a second; 4 heavy ones
+ * keep a 2-core store busy without starving it. For the light lane never to wait behind heavy
+ * queries inside the store too, `heavy` should stay below the store's request threads (Virtuoso:
+ * `[HTTPServer] ServerThreads`, 8 in scripts/virtuoso-local.ts, 10 in its stock ini).
+ */
+export const HTTP_QUERIES: LaneLimits = Object.freeze({ light: 8, heavy: 4, queue: 64 });
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Longer queries are POSTed (form-encoded): URLs past a few KB are refused by some servers and proxies. */
 const MAX_GET_QUERY_LENGTH = 1500;
 
 /**
  * Creates a store for any SPARQL 1.1 endpoint. SELECT results are requested as
- * `application/sparql-results+json` over keep-alive connections (Node's fetch); each request is
- * bounded by `timeoutMs` and the caller's signal. Errors are {@link StoreError}s: `unavailable`
- * (refused, reset, DNS: no HTTP answer), `timeout`, `query` (HTTP error or unreadable body, with the store's
- * message) and `truncated` (Virtuoso cut the result at its `ResultSetMaxRows`).
+ * `application/sparql-results+json` over a pool of keep-alive connections (undici), at most
+ * `queries.light + queries.heavy` of them, admitted per lane by a {@link LaneGate}. An idle
+ * connection is closed after 4 s (undici's default), before Virtuoso drops it (10 s); a request
+ * that still meets a connection the server has just closed is sent once more ({@link retryStaleSocket}).
+ * No redirect is followed: give the endpoint's final URL. Each request is
+ * bounded by `timeoutMs` and by the caller's signal, which cancels it (the connection is closed, so
+ * the store sees the client go). Errors are {@link StoreError}s: `unavailable` (refused, reset,
+ * DNS: no HTTP answer), `timeout`, `query` (HTTP error, with the store's message), `truncated`
+ * (Virtuoso cut the result at its `ResultSetMaxRows`), `overloaded` (the lane's queue is full;
+ * nothing is sent) and `unexpected` (an answer that is not SPARQL JSON results).
  */
 export function createHttpStore(options: HttpStoreOptions): Store {
   const { endpointUrl, graph, user, password, logger } = options;
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const limits = laneLimits(HTTP_QUERIES, options.queries);
+  const gate = new LaneGate(limits);
+  const target = new URL(endpointUrl);
+  const pool = new Pool(target.origin, { connections: limits.light + limits.heavy });
   // For messages and logs: never show credentials someone put in the URL.
   const shown = new URL(endpointUrl);
   shown.username = shown.password = '';
   const where = graph === undefined ? shown.href : `${shown.href} <${graph}>`;
+  const headers: Record<string, string> = {
+    accept: 'application/sparql-results+json',
+    ...(user !== undefined && password !== undefined && { authorization: `Basic ${btoa(`${user}:${password}`)}` }),
+  };
+  let closed = false;
 
-  /** One attempt; rejects with fetch's own error (classified by the caller). */
-  const send = (query: string, signal: AbortSignal): Promise<Response> => {
-    // sparql-http-client builds the protocol request but passes no signal to fetch: add it here.
-    const client = new SimpleClient({
-      endpointUrl,
-      ...(user !== undefined && password !== undefined ? { user, password } : {}),
-      fetch: (input, init) => fetch(input, { ...init, signal }),
-    });
-    return client.query.select(query, {
-      operation: query.length > MAX_GET_QUERY_LENGTH ? 'postUrlencoded' : 'get',
-      ...(graph !== undefined ? { defaultGraph: graph } : {}),
-    });
+  /** One attempt; rejects with undici's own error (classified by the caller). */
+  const send = (query: string, signal: AbortSignal) => {
+    const parameters = new URLSearchParams({ query });
+    if (graph !== undefined) parameters.append('default-graph-uri', graph);
+    if (query.length > MAX_GET_QUERY_LENGTH) {
+      return pool.request({
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: parameters.toString(),
+        signal,
+      });
+    }
+    // `%20` rather than the form encoding's `+` for spaces, as sparql-http-client sends it: some servers read `+` literally.
+    const search = `${target.search === '' ? '?' : `${target.search}&`}${parameters.toString().replace(/\+/g, '%20')}`;
+    return pool.request({ path: `${target.pathname}${search}`, method: 'GET', headers, signal });
   };
 
-  const select = async (query: string, { signal: callerSignal }: SelectOptions = {}): Promise<Row[]> => {
-    callerSignal?.throwIfAborted();
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
-    const fail = (error: unknown): never => {
-      callerSignal?.throwIfAborted();
-      if (timeout.aborted)
-        throw new StoreError('timeout', `no answer from ${where} within ${timeoutMs} ms`, { cause: error });
-      // fetch rejects only when no HTTP answer came (refused, reset, DNS, TLS, forbidden port).
-      throw new StoreError('unavailable', `cannot reach ${where}: ${describe(error)}`, { cause: error });
-    };
-
+  /** The request and its answer's body, read whole: the connection is the lane's until then. */
+  const exchange = async (query: string, signal: AbortSignal): Promise<Row[]> => {
     const onRetry = (error: unknown) =>
       logger?.debug({ err: error }, `retrying SPARQL request to ${where} after a closed connection`);
-    const response = await retryStaleSocket(() => send(query, signal), { signal, onRetry }).catch(fail);
-
+    const response = await retryStaleSocket(() => send(query, signal), { signal, onRetry });
     // Virtuoso answers 200 with the first ResultSetMaxRows rows and this header: never serve that as complete.
     // (It also sends it when a query's own LIMIT reaches the cap and exactly that many rows come back.)
-    const maxRows = response.headers.get('x-sparql-maxrows');
-    if (maxRows !== null) {
-      await response.body?.cancel().catch(() => undefined);
+    const maxRows = response.headers['x-sparql-maxrows'];
+    if (maxRows !== undefined) {
+      await response.body.dump().catch(() => undefined);
       throw new StoreError('truncated', `${where} cut the result at its limit of ${maxRows} rows (X-SPARQL-MaxRows)`);
     }
-    const body = await response.text().catch(fail);
-    if (!response.ok) {
-      throw new StoreError('query', `${where} answered HTTP ${response.status}: ${body.slice(0, 300).trim()}`);
+    const body = await response.body.text();
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      throw new StoreError('query', `${where} answered HTTP ${response.statusCode}: ${body.slice(0, 300).trim()}`);
     }
     try {
       return parseSelectResults(body);
     } catch (error) {
-      throw new StoreError(
-        'query',
-        `unreadable SPARQL results from ${where}: ${describe(error)}: ${body.slice(0, 300).trim()}`,
-        { cause: error },
-      );
+      const message = error instanceof Error ? error.message : String(error);
+      throw new StoreError('unexpected', `${where} answered with ${message}: ${body.slice(0, 300).trim()}`, {
+        cause: error,
+      });
+    }
+  };
+
+  const select = async (query: string, { signal: callerSignal, lane = 'heavy' }: SelectOptions = {}) => {
+    if (closed) throw new StoreError('unavailable', `the store for ${where} is closed`);
+    callerSignal?.throwIfAborted();
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    try {
+      return await gate.run(lane, signal, () => exchange(query, signal));
+    } catch (error) {
+      callerSignal?.throwIfAborted();
+      if (error instanceof StoreError) throw error;
+      if (timeout.aborted)
+        throw new StoreError('timeout', `no answer from ${where} within ${timeoutMs} ms`, { cause: error });
+      if (closed) throw new StoreError('unavailable', `the store for ${where} is closed`, { cause: error });
+      // Everything else is a failure with no HTTP answer: refused, reset, DNS, TLS, a closed pool.
+      throw new StoreError('unavailable', `cannot reach ${where}: ${describe(error)}`, { cause: error });
     }
   };
 
   return {
     description: `sparql ${where}`,
     select,
-    async ping(): Promise<void> {
+    async ping({ signal, lane = 'light' }: SelectOptions = {}): Promise<void> {
       // Not ASK: Virtuoso answers ASK in JSON as a one-row SELECT, so use the path every query takes.
-      await select('SELECT * WHERE {} LIMIT 1');
+      await select('SELECT * WHERE {} LIMIT 1', { lane, ...(signal && { signal }) });
     },
     async close(): Promise<void> {
-      // Nothing to free: keep-alive sockets belong to Node's global dispatcher and time out on their own.
+      if (closed) return;
+      closed = true;
+      gate.close(new StoreError('unavailable', `the store for ${where} is closed`));
+      await pool.destroy();
     },
   };
 }

@@ -1,16 +1,38 @@
+import { statSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { Piscina } from 'piscina';
+import { LaneGate, type LaneLimits, laneLimits } from './lane-gate.js';
 import { parseSelectResults } from './parse-select-results.js';
-import { type Row, type SelectOptions, type Store, StoreError } from './store.js';
+import { type Lane, type Row, type SelectOptions, type Store, StoreError } from './store.js';
 
 export interface OxigraphStoreOptions {
   /** RDF files to load: `.ttl`, `.nt`, `.nq` or `.trig` (format from the extension). */
   files: string[];
-  /** Worker threads, each holding its own copy of the data. Default 2. */
+  /**
+   * Worker threads, each holding its own copy of the data (memory grows with each: about 65 MB
+   * per 100k triples). Default: `queries.light + queries.heavy + 1`, so that one loaded worker is
+   * always spare. Fewer than that: the lanes share workers (a light query may wait for a heavy
+   * one), and without a spare a stopped worker's lane is short of one until its replacement has
+   * loaded the data.
+   */
   workers?: number;
+  /** Queries of each lane that run at once, and how many may wait per lane. Default {@link EMBEDDED_QUERIES}. */
+  queries?: Partial<LaneLimits>;
+  /** Longest a query may take, waiting for a worker included; past it its worker is stopped. Default 10 000. */
+  timeoutMs?: number;
   logger?: Logger;
 }
+
+/**
+ * The embedded store's default lanes: one light and one heavy query at a time (Oxigraph runs a
+ * query on one core, and with the spare that makes three workers, the most that a 2-core machine
+ * runs without queries slowing each other much), and 16 waiting per lane: a query deeper in the
+ * queue would rarely start before a request's 10 s deadline.
+ */
+export const EMBEDDED_QUERIES: LaneLimits = Object.freeze({ light: 1, heavy: 1, queue: 16 });
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 type Task = { op: 'info' } | { op: 'select'; query: string };
 interface WorkerInfo {
@@ -18,26 +40,82 @@ interface WorkerInfo {
   triples: number;
   loadMs: number;
 }
+/** What a worker says when Oxigraph panicked on the query (`panic`), or when it panicked before (`refused`). */
+type Failure = { panic: string; threadId: number } | { refused: string; threadId: number };
+/** What a worker posts once it has loaded the data. */
+interface Loaded {
+  oxigraphLoaded: WorkerInfo & { replacement: boolean };
+}
 
 /**
  * Starts the embedded store: a pool of `workers` threads, each loading every file into its own
  * in-memory Oxigraph store. Queries are synchronous WASM calls, so they run on the pool and a
  * slow one occupies one worker instead of the event loop. Resolves once every worker has loaded;
  * rejects with `<file>: <parser message>` when a file cannot be parsed.
+ *
+ * Admission: each {@link Lane} has its own limit ({@link LaneGate}), and a query starts only when a
+ * loaded worker is idle, so it never waits for a load. A running WASM query can only be stopped
+ * with its thread: when a query's signal aborts (or `timeoutMs` passes) its worker is terminated,
+ * the spare takes the next query at once, and piscina starts a replacement that loads the data in
+ * the background. A query Oxigraph panics on (e.g. an ORDER BY that mixes out-of-range decimals and
+ * doubles: "user-provided comparison function does not correctly implement a total order") is
+ * `query` with that message, and its worker is replaced the same way.
+ *
+ * Errors are {@link StoreError}s: `query` (a syntax error, a query Oxigraph failed on), `timeout`,
+ * `overloaded` (the lane's queue is full), `unavailable` (closed, or no worker left), `unexpected`.
  */
 export async function createOxigraphStore(options: OxigraphStoreOptions): Promise<Store> {
-  const workers = options.workers ?? 2;
+  const limits = laneLimits(EMBEDDED_QUERIES, options.queries);
+  const workers = options.workers ?? limits.light + limits.heavy + 1;
   if (!Number.isInteger(workers) || workers < 1) throw new Error(`workers must be a positive integer, got ${workers}`);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const logger = options.logger;
   const started = performance.now();
+  // A replacement worker checks that the files are the ones the first workers loaded.
+  const stamps = options.files.map((file) => {
+    try {
+      const { size, mtimeMs } = statSync(file);
+      return { size, mtimeMs };
+    } catch {
+      return null; // the workers report the missing file with Node's message
+    }
+  });
+  const startedUp = new Int32Array(new SharedArrayBuffer(4));
+  /** Workers that panicked, by thread id, until they are gone: they take no task and are not capacity. */
+  const poisoned = new Map<number, Worker>();
+
   const pool = new Piscina<Task, unknown>({
     filename: new URL('./oxigraph-worker.js', import.meta.url).href,
     minThreads: workers,
     maxThreads: workers,
     idleTimeout: Infinity,
-    workerData: { files: options.files },
+    workerData: { files: options.files, stamps, started: startedUp },
+    // An idle worker that has not panicked (`id` is -1 once a thread has exited).
+    loadBalancer: (_task, candidates) =>
+      candidates.find((w) => w.currentUsage === 0 && w.id !== -1 && !poisoned.has(w.id)) ?? null,
   });
+  // Piscina only dispatches to loaded workers (a replacement is ready once its module has run), so
+  // an idle thread is one that can start a query now.
+  const gate = new LaneGate(limits, () => pool.idleThreads > poisoned.size);
+  let closed = false;
+  let lastWorkerError: unknown;
+
   // Without a listener, a worker crashing while idle would be an uncaught 'error' event.
-  pool.on('error', (error: unknown) => options.logger?.error({ err: error }, 'oxigraph worker failed'));
+  pool.on('error', (error: unknown) => {
+    lastWorkerError = error;
+    logger?.error({ err: error }, 'oxigraph worker failed; the store goes on with the workers it has');
+  });
+  pool.on('workerDestroy', () => {
+    for (const [id, worker] of poisoned) if (worker.threadId === -1) poisoned.delete(id);
+  });
+  // A replacement is loaded: queries waiting for a worker can start. Piscina emits this just before
+  // it counts the worker among the ready ones (in the same turn), hence the microtask.
+  pool.on('workerCreate', () => queueMicrotask(() => gate.wake()));
+  pool.on('message', (message: unknown) => {
+    const loaded = (message as Partial<Loaded> | null)?.oxigraphLoaded;
+    if (loaded?.replacement)
+      logger?.info({ ...loaded }, `oxigraph worker replaced: ${loaded.triples} triples loaded in ${loaded.loadMs} ms`);
+  });
 
   let loaded: WorkerInfo[];
   try {
@@ -47,50 +125,105 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
     // Rebuild the error: the one cloned from the worker carries a worker-side stack the CLI must not print.
     throw new Error(error instanceof Error ? error.message : String(error));
   }
+  Atomics.store(startedUp, 0, 1);
 
   const triples = loaded[0]?.triples ?? 0;
   const loadMs = Math.max(...loaded.map((info) => info.loadMs));
-  options.logger?.info(
-    { files: options.files.length, triples, workers, loadMs, readyMs: Math.round(performance.now() - started) },
+  const spare = Math.max(0, workers - limits.light - limits.heavy);
+  logger?.info(
+    {
+      files: options.files.length,
+      triples,
+      workers,
+      ...limits,
+      loadMs,
+      readyMs: Math.round(performance.now() - started),
+    },
     `oxigraph loaded ${triples} triples from ${options.files.length} files in ${loadMs} ms`,
   );
+  if (workers < limits.light + limits.heavy)
+    logger?.warn(
+      { workers, ...limits },
+      'fewer oxigraph workers than queries.light + queries.heavy: light queries may wait for heavy ones',
+    );
+  else if (spare === 0)
+    logger?.warn(
+      { workers, ...limits },
+      'no spare oxigraph worker: after a stopped query its lane is short of a worker until the replacement has loaded the data',
+    );
 
-  let closed = false;
+  /** Takes a worker that panicked out of service: no task goes to it again, and piscina replaces it once it has exited. */
+  const retire = (threadId: number) => {
+    const worker = pool.threads.find((thread) => thread.threadId === threadId);
+    if (worker === undefined) return;
+    poisoned.set(threadId, worker);
+    void worker.terminate();
+  };
+
+  /** Runs one task in `lane` under the caller's signal and `timeoutMs`; failures become StoreErrors. */
+  const runTask = async (task: Task, lane: Lane, callerSignal: AbortSignal | undefined): Promise<unknown> => {
+    if (closed) throw new StoreError('unavailable', 'the oxigraph store is closed');
+    callerSignal?.throwIfAborted();
+    if (pool.threads.length === 0) {
+      const why = lastWorkerError instanceof Error ? `: ${lastWorkerError.message}` : '';
+      throw new StoreError('unavailable', `no oxigraph worker is left${why}`);
+    }
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    // Checked as the answer arrives, before the lane's slot is given to the next query, so that
+    // no task is sent to a worker that has panicked.
+    const attempt = () =>
+      pool.run(task, { signal }).then((result) => {
+        if (isFailure(result)) retire(result.threadId);
+        return result;
+      });
+    try {
+      const result = await gate.run(lane, signal, async () => {
+        const first = await attempt();
+        // Sent to a worker in the instant between its panic and its retirement: it never ran there.
+        return isFailure(first) && 'refused' in first ? attempt() : first;
+      });
+      if (isFailure(result)) {
+        throw 'panic' in result
+          ? new StoreError('query', `the embedded store (Oxigraph) failed on this query: ${result.panic}`)
+          : new StoreError('unavailable', `an oxigraph worker failed and is being replaced: ${result.refused}`);
+      }
+      return result;
+    } catch (error) {
+      callerSignal?.throwIfAborted();
+      if (error instanceof StoreError) throw error;
+      if (timeout.aborted)
+        throw new StoreError('timeout', `the embedded store did not answer within ${timeoutMs} ms`, { cause: error });
+      if (closed) throw new StoreError('unavailable', 'the oxigraph store is closed', { cause: error });
+      throw new StoreError('query', error instanceof Error ? error.message : String(error), { cause: error });
+    }
+  };
+
   return {
     description: `oxigraph (${options.files.length} files, ${triples} triples, ${workers} workers)`,
 
-    async select(query: string, { signal }: SelectOptions = {}): Promise<Row[]> {
-      if (closed) throw new StoreError('unavailable', 'the oxigraph store is closed');
-      signal?.throwIfAborted();
-      let json: unknown;
-      try {
-        // Aborting a task that is already running stops its worker; piscina starts a replacement,
-        // which reloads the files before it takes tasks.
-        json = await pool.run({ op: 'select', query }, signal ? { signal } : {});
-      } catch (error) {
-        signal?.throwIfAborted();
-        if (closed) throw new StoreError('unavailable', 'the oxigraph store is closed', { cause: error });
-        throw new StoreError('query', error instanceof Error ? error.message : String(error), { cause: error });
-      }
-      try {
-        return parseSelectResults(String(json));
-      } catch (error) {
-        throw new StoreError('query', `unreadable oxigraph result: ${(error as Error).message}`, { cause: error });
-      }
+    async select(query: string, { signal, lane = 'heavy' }: SelectOptions = {}): Promise<Row[]> {
+      const json = await runTask({ op: 'select', query }, lane, signal);
+      if (typeof json !== 'string') throw new StoreError('unexpected', 'an oxigraph worker answered with no results');
+      return parseSelectResults(json);
     },
 
-    async ping(): Promise<void> {
-      if (closed) throw new StoreError('unavailable', 'the oxigraph store is closed');
-      await pool.run({ op: 'info' });
+    /** Asks a worker for its figures, on the light lane unless told otherwise. */
+    async ping({ signal, lane = 'light' }: SelectOptions = {}): Promise<void> {
+      await runTask({ op: 'info' }, lane, signal);
     },
 
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      gate.close(new StoreError('unavailable', 'the oxigraph store is closed'));
       await pool.destroy();
     },
   };
 }
+
+const isFailure = (result: unknown): result is Failure =>
+  typeof result === 'object' && result !== null && ('panic' in result || 'refused' in result);
 
 /**
  * Resolves once each of the `count` workers has answered an `info` task. A worker only runs

@@ -5,14 +5,21 @@
  * after `tsc` (allowJs copies it), so it needs no build step.
  *
  * Each worker holds its own `oxigraph.Store` loaded with every file from `workerData.files`
- * while the module is evaluated, so a worker only takes tasks once it is loaded. A file that
- * fails to parse is not thrown at import time (piscina would report that as an anonymous
- * worker crash): the error is kept and every task rejects with it, naming the file.
+ * while the module is evaluated, so a worker only takes tasks once it is loaded (piscina marks a
+ * replacement ready after its module has run). At start-up a file that fails to parse is not
+ * thrown at import time (piscina would report that as an anonymous worker crash): the error is
+ * kept and every task rejects with it, naming the file. A replacement (started after the store
+ * was up, when a worker was stopped) that cannot load the same data throws at import instead:
+ * piscina then starts no other, and the store runs on the workers it has.
+ *
+ * A query that makes Oxigraph panic (a WebAssembly trap) leaves this instance in an unknown state:
+ * the task answers `{ panic }` with Oxigraph's own message, and from then on the worker refuses
+ * every query (`{ refused }`) until the store replaces it.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { threadId } from 'node:worker_threads';
+import { parentPort, threadId } from 'node:worker_threads';
 import oxigraph from 'oxigraph';
 import { workerData } from 'piscina';
 
@@ -28,19 +35,39 @@ const FORMATS = {
  * @typedef {{ op: 'info' }} InfoTask
  * @typedef {{ op: 'select', query: string }} SelectTask
  * @typedef {{ threadId: number, triples: number, loadMs: number }} InfoResult
+ * @typedef {{ panic: string, threadId: number }} PanicResult
+ * @typedef {{ refused: string, threadId: number }} RefusedResult
+ * @typedef {{ size: number, mtimeMs: number } | null} FileStamp
+ * @typedef {{ files: string[], stamps: FileStamp[], started: Int32Array }} OxigraphWorkerData
  */
 
-const started = performance.now();
+const { files, stamps, started: startedFlag } = /** @type {OxigraphWorkerData} */ (workerData);
+/** Whether the store was already up when this worker started: then it replaces a stopped one. */
+const replacement = Atomics.load(startedFlag, 0) === 1;
+
+// Oxigraph's panic hook writes the panic message with console.error just before the trap: keep it
+// for the task's answer instead of printing a Rust location and a stack to the server's stderr.
+/** @type {string | undefined} */
+let panicText;
+const consoleError = console.error.bind(console);
+console.error = (/** @type {unknown[]} */ ...args) => {
+  const text = args.map(String).join(' ');
+  if (text.includes('panicked at')) panicText = text;
+  else consoleError(...args);
+};
+
+const startedAt = performance.now();
 const store = new oxigraph.Store();
 /** @type {Error | undefined} */
 let loadError;
 
-for (const file of /** @type {{ files: string[] }} */ (workerData).files) {
+for (const [index, file] of files.entries()) {
   const format = FORMATS[extname(file).toLowerCase()];
   try {
     if (format === undefined) {
       throw new Error(`unsupported extension (use ${Object.keys(FORMATS).join(', ')})`);
     }
+    if (replacement) assertUnchanged(file, stamps[index] ?? null);
     // Fed in chunks rather than as one string: the whole file never sits in WASM memory, which
     // only grows. Measured on a 937k-triple N-Triples file: a single string peaks at ~940 MB RSS,
     // chunks at ~370 MB; `no_transaction: true` was barely faster and took ~520 MB, so it is off.
@@ -57,7 +84,23 @@ for (const file of /** @type {{ files: string[] }} */ (workerData).files) {
     break;
   }
 }
-const loadMs = Math.round(performance.now() - started);
+const loadMs = Math.round(performance.now() - startedAt);
+if (replacement && loadError !== undefined) throw loadError;
+// Not a task: piscina hands it to the pool's 'message' listeners (the store logs replacements).
+parentPort?.postMessage({ oxigraphLoaded: { threadId, triples: store.size, loadMs, replacement } });
+
+/**
+ * A replacement must serve the data the other workers hold: a file edited since start-up would
+ * make answers depend on which worker a query lands on.
+ * @param {string} file
+ * @param {FileStamp} stamp
+ */
+function assertUnchanged(file, stamp) {
+  const now = statSync(file);
+  if (stamp === null || now.size !== stamp.size || now.mtimeMs !== stamp.mtimeMs) {
+    throw new Error('changed since the server started; restart the server to serve the new data');
+  }
+}
 
 /**
  * Reads an open file synchronously (module evaluation cannot await) in 1 MiB chunks. Each chunk
@@ -74,17 +117,46 @@ function* readChunks(fd) {
   }
 }
 
+/** The message line of a Rust panic report (`panicked at src/x.rs:1:2:\n<message>\n\nStack: …`). */
+function panicMessage() {
+  const text = panicText ?? '';
+  panicText = undefined;
+  const message = text
+    .replace(/^[\s\S]*?panicked at [^\n]*\n/, '')
+    .split(/\n\s*\n/)[0]
+    ?.trim();
+  return message || 'the WebAssembly engine stopped on a trap (unreachable)';
+}
+
+/** What a trap of the WASM instance throws (Node's types declare WebAssembly as types only). */
+const WasmRuntimeError = /** @type {{ WebAssembly: { RuntimeError: ErrorConstructor } }} */ (
+  /** @type {unknown} */ (globalThis)
+).WebAssembly.RuntimeError;
+
+/** Set once this instance has trapped: it answers no more queries. */
+/** @type {string | undefined} */
+let poisoned;
+
 /**
  * Runs one task: `info` reports this worker's thread id and load figures (the pool uses it
  * to wait until every worker is loaded); `select` returns SPARQL JSON results as a string,
  * which is cheaper to send across threads than term objects and is parsed by the caller.
  * @param {InfoTask | SelectTask} task
- * @returns {InfoResult | string}
+ * @returns {InfoResult | PanicResult | RefusedResult | string}
  */
 export default function run(task) {
   if (loadError !== undefined) throw loadError;
   if (task.op === 'info') return { threadId, triples: store.size, loadMs };
-  const result = store.query(task.query, { results_format: 'application/sparql-results+json' });
+  if (poisoned !== undefined) return { refused: poisoned, threadId };
+  let result;
+  try {
+    result = store.query(task.query, { results_format: 'application/sparql-results+json' });
+  } catch (error) {
+    // A panic aborts the WASM instance (a trap); a query error is an ordinary Error.
+    if (!(error instanceof WasmRuntimeError)) throw error;
+    poisoned = panicMessage();
+    return { panic: poisoned, threadId };
+  }
   if (typeof result !== 'string') throw new Error('not a SELECT query');
   return result;
 }

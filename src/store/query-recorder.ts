@@ -25,8 +25,8 @@ export class QueryRecorder implements Store {
     }
   }
 
-  ping(): Promise<void> {
-    return this.store.ping();
+  ping(options?: SelectOptions): Promise<void> {
+    return this.store.ping(options);
   }
 
   /** The wrapped store belongs to the dataset, not to the request: closing a recorder closes nothing. */

@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
@@ -5,9 +7,17 @@ import { createHttpStore } from '../../src/store/http-store.js';
 import { ApiClient } from '../support/api-client.js';
 import { closedPort } from '../support/closed-port.js';
 import { SAMPLE_MAPPING } from '../support/each-store.js';
+import { type FakeEndpoint, startFakeEndpoint } from '../support/store-fake-endpoint.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 
 const mapping = await loadMapping(SAMPLE_MAPPING);
+const EMPTY_RESULT = JSON.stringify({ head: { vars: [] }, results: { bindings: [] } });
+const COUNT_RESULT = JSON.stringify({
+  head: { vars: ['count'] },
+  results: {
+    bindings: [{ count: { type: 'literal', value: '0', datatype: 'http://www.w3.org/2001/XMLSchema#integer' } }],
+  },
+});
 const endpoint = inject('endpoint');
 
 /** An app over one HTTP store; closed after the suite. */
@@ -39,6 +49,51 @@ describe('a store that is down', () => {
     const response = await api.get('/health');
     expect(response.status).toBe(503);
     expectStoreError(response.body, 503);
+  });
+});
+
+describe('a store whose heavy lane is full', () => {
+  let fake: FakeEndpoint;
+  /** Requests held unanswered, each with the answer its query expects. */
+  const held: { res: ServerResponse; answer: string }[] = [];
+  const answerAll = () => {
+    for (const { res, answer } of held.splice(0)) res.end(answer);
+  };
+  let api: ApiClient;
+  beforeAll(async () => {
+    // An endpoint that answers nothing until told: the first collection request keeps the lane busy.
+    fake = await startFakeEndpoint((_n, req, res) => {
+      const query = new URL(req.url!, 'http://x').searchParams.get('query') ?? '';
+      held.push({ res, answer: /COUNT\(/i.test(query) ? COUNT_RESULT : EMPTY_RESULT });
+    });
+    const store = createHttpStore({ endpointUrl: fake.endpointUrl, queries: { light: 1, heavy: 1, queue: 1 } });
+    api = await ApiClient.listen(createApp({ datasets: [{ name: 'sample', mapping, store, linkBase: '' }] }));
+  });
+  afterAll(async () => {
+    await api.close();
+    await fake.close();
+  });
+
+  it('answers 503 with Retry-After at once, sending the store nothing more, and serves light requests meanwhile', async () => {
+    // Its list and count queries are both heavy: one is sent, the other fills the queue.
+    const first = api.get('/concepts');
+    for (const deadline = Date.now() + 10_000; held.length < 1; await delay(10))
+      if (Date.now() > deadline) throw new Error('the first request never reached the endpoint');
+    const refused = await api.get('/concepts?sort=label');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expectStoreError(refused.body, 503);
+    expect(fake.requests).toBe(1);
+    // A single resource is light: it goes out while the heavy lane is full.
+    const light = api.get('/concepts/0101');
+    for (const deadline = Date.now() + 10_000; held.length < 2; await delay(10))
+      if (Date.now() > deadline) throw new Error('the light request never reached the endpoint');
+    answerAll();
+    expect((await light).status).toBe(404);
+    for (const deadline = Date.now() + 10_000; held.length < 1; await delay(10))
+      if (Date.now() > deadline) throw new Error('the waiting count query was never sent');
+    answerAll();
+    expect((await first).status).toBe(200);
   });
 });
 
