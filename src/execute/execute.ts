@@ -36,11 +36,12 @@ export async function execute(mapping: Mapping, plan: Plan, store: Store, links:
         runQuery(store, buildFetchQuery(type, { lookup: plan.lookup }, shownAttributes(type, view.fields)), 'light'),
         known && include(view, type, [known], store, links.linkBase),
       ]);
-      const iri = rows[0]?.s?.value;
+      const values = groupValues(rows);
+      const iri = values.keys().next().value;
       if (iri === undefined) throw notFound(`There is no ${type.name} with this id.`);
       const member = { iri, id: plan.id };
       const inclusion = known ? early : await include(view, type, [member], store, links.linkBase);
-      const resource = resourceObject(type, member, groupValues(rows).get(iri), links.linkBase, {
+      const resource = resourceObject(type, member, values.get(iri), links.linkBase, {
         fields: view.fields.get(type.name),
         linkage: inclusion?.linkageOf(member),
       });

@@ -45,7 +45,7 @@ export async function listPage(
       : window.offset > 0 && (await countOf(mapping, request, store)) !== undefined;
     if (!parentExists) throw notFound(`There is no ${request.parent.type.name} with this id.`);
   }
-  const members = membersOf(request.type, rows);
+  const members = membersOf(request.type, rows, request.parent !== undefined);
   const hasNext = total === undefined ? members.length > page.size : window.offset + page.size < total;
   const links = offsetLinks(base, page, { ...(total !== undefined && { total }), hasNext });
   return {
@@ -84,7 +84,7 @@ async function cursorPage(
   ) {
     throw notFound(`There is no ${request.parent.type.name} with this id.`);
   }
-  const found = membersOf(request.type, rows);
+  const found = membersOf(request.type, rows, request.parent !== undefined);
   const members = found.slice(0, page.size);
   if (fromEnd) members.reverse();
   const list = { type: request.type, sort: request.sort };
@@ -134,5 +134,5 @@ export async function listWindow(
 ): Promise<Member[]> {
   const rows = await runQuery(store, buildListQuery(mapping, request, window), listLane(request));
   if (request.parent && rows.length === 0) throw notFound(`There is no ${request.parent.type.name} with this id.`);
-  return membersOf(request.type, rows);
+  return membersOf(request.type, rows, request.parent !== undefined);
 }

@@ -21,15 +21,17 @@ export type FieldValues = Map<string, Term[]>;
 
 /**
  * The members in list-query rows (`?s`, and `?s_id` for the predicate id strategy), in row order,
- * each once; rows without `?s` (a parent pointing at nothing) are skipped.
+ * each once. Only a list that hangs off a parent has a row without `?s` (the parent points at
+ * nothing), which is skipped; in any other list such a row is an unexpected answer.
  *
- * @example membersOf(concepts, rows) // [{ iri: 'http://…/concept/0101', id: '0101' }, …]
+ * @example membersOf(concepts, rows, false) // [{ iri: 'http://…/concept/0101', id: '0101' }, …]
  */
-export function membersOf(type: ResourceType, rows: readonly Row[]): Member[] {
+export function membersOf(type: ResourceType, rows: readonly Row[], hasParent: boolean): Member[] {
   const members: Member[] = [];
   const seen = new Set<string>();
   for (const row of rows) {
     const iri = resource(row.s, 's');
+    if (iri === undefined && !hasParent) throw missing('?s');
     if (iri === undefined || seen.has(iri)) continue;
     seen.add(iri);
     const member = memberOf(type, iri, row.s_id);
@@ -46,7 +48,7 @@ export function groupValues(rows: readonly Row[]): Map<string, FieldValues> {
   const bySubject = new Map<string, FieldValues>();
   for (const { s, f, o } of rows) {
     const subject = resource(s, 's');
-    if (subject === undefined) continue;
+    if (subject === undefined) throw missing('?s');
     let fields = bySubject.get(subject);
     if (!fields) bySubject.set(subject, (fields = new Map()));
     if (f && o) addValue(fields, fieldName(f), o);
@@ -93,7 +95,7 @@ export function readIncludeRows(rows: readonly Row[], targetTypes: readonly Reso
       resource(row[T.value], T.value),
     ];
     const type = targetTypes[n];
-    if (!type || source === undefined || target === undefined) continue;
+    if (!type || source === undefined || target === undefined) throw missing('?n, ?src and ?t');
     const member = memberOf(type, target, row[T_ID.value]);
     if (!member) continue;
     const { targets, values } = found[n]!;
@@ -109,13 +111,13 @@ export function readIncludeRows(rows: readonly Row[], targetTypes: readonly Reso
 }
 
 /**
- * The number in a count query's row (`?count`, `?parents`); 0 when unbound.
+ * The number in a count query's row (`?count`, `?parents`): an aggregate, so always bound.
  *
  * @example countValue(row, 'count') // 42
  */
 export function countValue(row: Row | undefined, variable: string): number {
   const term = row?.[variable];
-  if (term === undefined) return 0;
+  if (term === undefined) throw missing(`?${variable}`);
   const count = Number(term.value);
   if (term.termType !== 'Literal' || !Number.isSafeInteger(count) || count < 0) throw unexpected(`?${variable}`, term);
   return count;
@@ -132,6 +134,11 @@ function resource(term: Term | undefined, variable: string): string | undefined 
 function fieldName(term: Term): string {
   if (term.termType !== 'Literal') throw unexpected('?f', term);
   return term.value;
+}
+
+/** A row without a variable its query always binds: the store answered another question. */
+function missing(variables: string): StoreError {
+  return new StoreError('unexpected', `the store answered without ${variables}, which this query always binds`);
 }
 
 function unexpected(variable: string, term: Term): StoreError {

@@ -27,11 +27,15 @@ function storeError(call: () => unknown): StoreError {
 describe('membersOf', () => {
   it('keeps the rows’ order, each member once, and skips rows without ?s (a parent that points at nothing)', () => {
     const rows: Row[] = [{ s: CONCEPT('0102') }, {}, { s: CONCEPT('0101') }, { s: CONCEPT('0102') }];
-    expect(membersOf(type('concepts'), rows).map((m) => m.id)).toEqual(['0102', '0101']);
+    expect(membersOf(type('concepts'), rows, true).map((m) => m.id)).toEqual(['0102', '0101']);
+  });
+
+  it('a row without ?s in a list that hangs off no parent is an unexpected answer', () => {
+    expect(storeError(() => membersOf(type('concepts'), [{ s: CONCEPT('0101') }, {}], false)).kind).toBe('unexpected');
   });
 
   it('a literal where the list query projects a resource is an unexpected answer', () => {
-    const error = storeError(() => membersOf(type('concepts'), [{ s: rdf.literal('http://x/1') }]));
+    const error = storeError(() => membersOf(type('concepts'), [{ s: rdf.literal('http://x/1') }], false));
     expect(error.kind).toBe('unexpected');
     expect(error.message).toContain('?s with a Literal');
   });
@@ -45,6 +49,7 @@ describe('groupValues', () => {
       { s: CONCEPT('0101'), f: label, o: rdf.literal('Live horses', 'en') },
       { s: CONCEPT('0102') },
     ];
+    expect(storeError(() => groupValues([...rows, { f: label, o: rdf.literal('x') }])).kind).toBe('unexpected');
     const grouped = groupValues(rows);
     expect([...grouped.keys()]).toEqual([CONCEPT('0101').value, CONCEPT('0102').value]);
     expect(grouped.get(CONCEPT('0101').value)?.get('label')).toHaveLength(1);
@@ -74,10 +79,14 @@ describe('readIncludeRows', () => {
 describe('countValue', () => {
   it.each([
     [{ count: rdf.literal('42', XSD_INTEGER) }, 42],
-    [{}, 0],
-    [undefined, 0],
+    [{ count: rdf.literal('0', XSD_INTEGER) }, 0],
   ])('%j → %i', (row, expected) => {
     expect(countValue(row, 'count')).toBe(expected);
+  });
+
+  it('a count query answered without its count is an unexpected answer', () => {
+    expect(storeError(() => countValue({}, 'count')).kind).toBe('unexpected');
+    expect(storeError(() => countValue(undefined, 'count')).kind).toBe('unexpected');
   });
 
   it.each([rdf.literal('many'), rdf.literal('-1', XSD_INTEGER), rdf.literal('1.5'), CONCEPT('42')])(
