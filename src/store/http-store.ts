@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { Pool } from 'undici';
+import SimpleClient from 'sparql-http-client/SimpleClient.js';
+import { Pool, fetch as undiciFetch } from 'undici';
 import { describeFetchError as describe, retryStaleSocket } from './fetch-retry.js';
 import { LaneGate, type LaneLimits, laneLimits } from './lane-gate.js';
 import { parseSelectResults } from './parse-select-results.js';
@@ -38,11 +39,12 @@ const MAX_GET_QUERY_LENGTH = 1500;
 
 /**
  * Creates a store for any SPARQL 1.1 endpoint. SELECT results are requested as
- * `application/sparql-results+json` over a pool of keep-alive connections (undici), at most
+ * `application/sparql-results+json` (the protocol request built by sparql-http-client) over a pool
+ * of keep-alive connections (undici's fetch on an undici Pool), at most
  * `queries.light + queries.heavy` of them, admitted per lane by a {@link LaneGate}. An idle
  * connection is closed after 4 s (undici's default), before Virtuoso drops it (10 s); a request
  * that still meets a connection the server has just closed is sent once more ({@link retryStaleSocket}).
- * No redirect is followed: give the endpoint's final URL. Each request is
+ * Each request is
  * bounded by `timeoutMs` and by the caller's signal, which cancels it (the connection is closed, so
  * the store sees the client go). Errors are {@link StoreError}s: `unavailable` (refused, reset,
  * DNS: no HTTP answer), `timeout`, `query` (HTTP error, with the store's message), `truncated`
@@ -60,28 +62,22 @@ export function createHttpStore(options: HttpStoreOptions): Store {
   const shown = new URL(endpointUrl);
   shown.username = shown.password = '';
   const where = graph === undefined ? shown.href : `${shown.href} <${graph}>`;
-  const headers: Record<string, string> = {
-    accept: 'application/sparql-results+json',
-    ...(user !== undefined && password !== undefined && { authorization: `Basic ${btoa(`${user}:${password}`)}` }),
-  };
   let closed = false;
 
-  /** One attempt; rejects with undici's own error (classified by the caller). */
-  const send = (query: string, signal: AbortSignal) => {
-    const parameters = new URLSearchParams({ query });
-    if (graph !== undefined) parameters.append('default-graph-uri', graph);
-    if (query.length > MAX_GET_QUERY_LENGTH) {
-      return pool.request({
-        path: `${target.pathname}${target.search}`,
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-        body: parameters.toString(),
-        signal,
-      });
-    }
-    // `%20` rather than the form encoding's `+` for spaces, as sparql-http-client sends it: some servers read `+` literally.
-    const search = `${target.search === '' ? '?' : `${target.search}&`}${parameters.toString().replace(/\+/g, '%20')}`;
-    return pool.request({ path: `${target.pathname}${search}`, method: 'GET', headers, signal });
+  /** One attempt; rejects with fetch's own error (classified by the caller). */
+  const send = (query: string, signal: AbortSignal): Promise<Response> => {
+    // sparql-http-client builds the protocol request (GET, or a POSTed form past a few KB;
+    // default-graph-uri; Basic auth); undici's fetch sends it on the pool, with the signal.
+    const client = new SimpleClient({
+      endpointUrl,
+      ...(user !== undefined && password !== undefined ? { user, password } : {}),
+      fetch: ((input: string, init: RequestInit) =>
+        undiciFetch(input, { ...(init as object), dispatcher: pool, signal })) as unknown as typeof fetch,
+    });
+    return client.query.select(query, {
+      operation: query.length > MAX_GET_QUERY_LENGTH ? 'postUrlencoded' : 'get',
+      ...(graph !== undefined ? { defaultGraph: graph } : {}),
+    });
   };
 
   /** The request and its answer's body, read whole: the connection is the lane's until then. */
@@ -91,14 +87,14 @@ export function createHttpStore(options: HttpStoreOptions): Store {
     const response = await retryStaleSocket(() => send(query, signal), { signal, onRetry });
     // Virtuoso answers 200 with the first ResultSetMaxRows rows and this header: never serve that as complete.
     // (It also sends it when a query's own LIMIT reaches the cap and exactly that many rows come back.)
-    const maxRows = response.headers['x-sparql-maxrows'];
-    if (maxRows !== undefined) {
-      await response.body.dump().catch(() => undefined);
+    const maxRows = response.headers.get('x-sparql-maxrows');
+    if (maxRows !== null) {
+      await response.body?.cancel().catch(() => undefined);
       throw new StoreError('truncated', `${where} cut the result at its limit of ${maxRows} rows (X-SPARQL-MaxRows)`);
     }
-    const body = await response.body.text();
-    if (response.statusCode < 200 || response.statusCode >= 300) {
-      throw new StoreError('query', `${where} answered HTTP ${response.statusCode}: ${body.slice(0, 300).trim()}`);
+    const body = await response.text();
+    if (!response.ok) {
+      throw new StoreError('query', `${where} answered HTTP ${response.status}: ${body.slice(0, 300).trim()}`);
     }
     try {
       return parseSelectResults(body);
