@@ -12,7 +12,7 @@ import type { StoreKind } from './options.js';
 
 export const BENCH_GRAPH = 'http://linkedeconomy.org/graph/bench';
 /** Threads of the embedded store, in the server and in the floor's copy alike (the server's default). */
-export const EMBEDDED_WORKERS = 2;
+export const EMBEDDED_WORKERS = 3;
 /** The server's http-store sends longer queries as POST; the floor does the same (src/store/http-store.ts). */
 const MAX_GET_QUERY_LENGTH = 1500;
 

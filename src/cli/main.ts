@@ -28,7 +28,7 @@ serve options:
   --port N           port (default 3000; env PORT)
   --host H           interface to listen on (default 127.0.0.1; env HOST)
   --link-base URL    prefix for every link in responses (default: none, links are /<type>/...)
-  --workers N        embedded store worker threads (default 2)
+  --workers N        embedded store worker threads (default 3: a light, a heavy and a spare)
   --cors-origin O    origin whose scripts may read responses; repeat for more (default: any)
   --cache-ttl S      keep 200 responses in memory for S seconds (default 0: no response cache)
   --cache-control V  Cache-Control of 200 and 304 responses (default no-cache)
