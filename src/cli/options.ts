@@ -31,5 +31,9 @@ export const loadOptions = {
   user: { type: 'string' },
   password: { type: 'string' },
   'batch-size': { type: 'string' },
+  append: { type: 'boolean' },
+  replace: { type: 'boolean' },
+  'no-staging': { type: 'boolean' },
+  timeout: { type: 'string' },
   help: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;

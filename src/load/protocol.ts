@@ -1,5 +1,5 @@
 import type { Batch } from './batch.js';
-import { LoadError, refusalMessage, type StoreClient } from './http.js';
+import { LoadError, type Refusal, type RequestPolicy, refusalMessage, type StoreClient } from './http.js';
 
 export type Protocol = 'graph-store' | 'update';
 
@@ -61,29 +61,33 @@ export async function sendBatch(
   protocol: Protocol,
   target: string,
   batch: Batch,
-): Promise<{ url: string; refusal: Awaited<ReturnType<StoreClient['post']>> }> {
+  policy: Partial<RequestPolicy> = {},
+): Promise<{ url: string; refusal: Refusal | undefined }> {
+  // Blank nodes are new nodes in each request: such a batch is not sent again when its outcome is unknown.
+  const p = { ...policy, idempotent: !batch.hasBlankNodes };
   if (protocol === 'update') {
-    return { url: target, refusal: await client.post(target, insertData(batch), 'application/sparql-update') };
+    return { url: target, refusal: await client.post(target, insertData(batch), 'application/sparql-update', p) };
   }
   for (const [graph, lines] of batch.graphs) {
     const url = graphUrl(target, graph);
-    const refusal = await client.post(url, lines.join(''), 'application/n-triples');
+    const refusal = await client.post(url, lines.join(''), 'application/n-triples', p);
     if (refusal) return { url, refusal };
   }
   return { url: target, refusal: undefined };
 }
 
-/** Throws the user-facing error for a refused batch, with a hint when it is about permissions. */
-export function refused(
-  protocol: Protocol,
-  url: string,
-  refusal: NonNullable<Awaited<ReturnType<StoreClient['post']>>>,
-): never {
+/** The user-facing error for a refused request, with a hint when it is about permissions. */
+export function refusalError(protocol: Protocol, url: string, refusal: Refusal): LoadError {
   const what = protocol === 'update' ? 'SPARQL Update endpoint' : 'Graph Store endpoint';
   // Virtuoso answers a missing grant with 403 (Graph Store) or 500 "SR186: SECURITY" (Update).
   const denied = refusal.status === 401 || refusal.status === 403 || /SECURITY|permission/i.test(refusal.body);
   const hint = denied
     ? ' (the store needs write access: --user/--password, or for Virtuoso the /sparql-auth endpoint or GRANT SPARQL_UPDATE TO "SPARQL")'
     : '';
-  throw new LoadError(`${refusalMessage(what, url, refusal)}${hint}`, refusal.status);
+  return new LoadError(`${refusalMessage(what, url, refusal)}${hint}`, refusal.status);
+}
+
+/** Throws {@link refusalError}. */
+export function refused(protocol: Protocol, url: string, refusal: Refusal): never {
+  throw refusalError(protocol, url, refusal);
 }

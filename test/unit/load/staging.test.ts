@@ -1,0 +1,59 @@
+import { describe, expect, test } from 'vitest';
+import { DEFAULT_GRAPH } from '../../../src/load/source.js';
+import {
+  clearUpdate,
+  commitUpdate,
+  dropUpdate,
+  graphName,
+  isVirtuosoLogLimit,
+  preflightUpdate,
+  STAGING_PREFIX,
+  type StagedGraph,
+  stagingGraphIri,
+  virtuosoRowByRow,
+} from '../../../src/load/staging.js';
+
+const g = (target: string, staging: string, triples = 10): StagedGraph => ({ target, staging, triples });
+
+describe('staging graphs and the updates that move them', () => {
+  test('a fresh staging IRI each time', () => {
+    const [a, b] = [stagingGraphIri(), stagingGraphIri()];
+    expect(a).toMatch(/^urn:sparql-jsonapi:staging:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(a.startsWith(STAGING_PREFIX)).toBe(true);
+    expect(a).not.toBe(b);
+  });
+
+  test('preflight: ADD SILENT from the empty staging graphs, the default graph as DEFAULT', () => {
+    expect(preflightUpdate([g('http://t/1', 'urn:s:1'), g(DEFAULT_GRAPH, 'urn:s:0')])).toBe(
+      'ADD SILENT <urn:s:1> TO <http://t/1> ;\nADD SILENT <urn:s:0> TO DEFAULT',
+    );
+  });
+
+  test('commit: ADD to append, COPY to replace; an empty target is dropped when replacing, skipped when appending', () => {
+    const graphs = [g('http://t/1', 'urn:s:1'), g(DEFAULT_GRAPH, 'urn:s:0'), g('http://t/2', 'urn:s:2', 0)];
+    expect(commitUpdate(graphs, 'append')).toBe('ADD <urn:s:1> TO <http://t/1> ;\nADD <urn:s:0> TO DEFAULT');
+    expect(commitUpdate(graphs, 'replace')).toBe(
+      'COPY <urn:s:1> TO <http://t/1> ;\nCOPY <urn:s:0> TO DEFAULT ;\nDROP SILENT GRAPH <http://t/2>',
+    );
+    expect(commitUpdate([g(DEFAULT_GRAPH, 'urn:s:0', 0)], 'replace')).toBe('DROP SILENT DEFAULT');
+  });
+
+  test('clear (--replace --no-staging): every target dropped first', () => {
+    expect(clearUpdate([g('http://t/1', 'http://t/1'), g(DEFAULT_GRAPH, DEFAULT_GRAPH)])).toBe(
+      'DROP SILENT GRAPH <http://t/1> ;\nDROP SILENT DEFAULT',
+    );
+  });
+
+  test('drop: every staging graph, SILENT', () => {
+    expect(dropUpdate([g('http://t/1', 'urn:s:1'), g(DEFAULT_GRAPH, 'urn:s:0')])).toBe(
+      'DROP SILENT GRAPH <urn:s:1> ;\nDROP SILENT GRAPH <urn:s:0>',
+    );
+  });
+
+  test("Virtuoso's row-by-row pragma, only after its SR325; graph names for messages", () => {
+    expect(virtuosoRowByRow('ADD <a> TO <b>')).toBe('DEFINE sql:log-enable 3\nADD <a> TO <b>');
+    expect(isVirtuosoLogLimit("Virtuoso 40005 Error SR325: Transaction aborted because it's log")).toBe(true);
+    expect(isVirtuosoLogLimit('Virtuoso 40001 Error SR172: deadlock')).toBe(false);
+    expect([graphName('http://t/1'), graphName(DEFAULT_GRAPH)]).toEqual(['<http://t/1>', 'the default graph']);
+  });
+});
