@@ -111,12 +111,15 @@ export function readIncludeRows(rows: readonly Row[], targetTypes: readonly Reso
 }
 
 /**
- * The number in a count query's row (`?count`, `?parents`): an aggregate, so always bound.
+ * The number in a count query's row (`?count`, `?parents`): an aggregate, so bound in the one row
+ * SPARQL gives. No row at all counts as 0: Oxigraph folds a count over a pattern that cannot match
+ * (`FILTER(false)`, from a filter value no resource can have) to an empty result.
  *
  * @example countValue(row, 'count') // 42
  */
 export function countValue(row: Row | undefined, variable: string): number {
-  const term = row?.[variable];
+  if (row === undefined) return 0;
+  const term = row[variable];
   if (term === undefined) throw missing(`?${variable}`);
   const count = Number(term.value);
   if (term.termType !== 'Literal' || !Number.isSafeInteger(count) || count < 0) throw unexpected(`?${variable}`, term);

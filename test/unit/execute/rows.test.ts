@@ -80,13 +80,14 @@ describe('countValue', () => {
   it.each([
     [{ count: rdf.literal('42', XSD_INTEGER) }, 42],
     [{ count: rdf.literal('0', XSD_INTEGER) }, 0],
+    // Oxigraph answers a count over a pattern that cannot match with no row at all.
+    [undefined, 0],
   ])('%j → %i', (row, expected) => {
     expect(countValue(row, 'count')).toBe(expected);
   });
 
   it('a count query answered without its count is an unexpected answer', () => {
     expect(storeError(() => countValue({}, 'count')).kind).toBe('unexpected');
-    expect(storeError(() => countValue(undefined, 'count')).kind).toBe('unexpected');
   });
 
   it.each([rdf.literal('many'), rdf.literal('-1', XSD_INTEGER), rdf.literal('1.5'), CONCEPT('42')])(
