@@ -19,7 +19,9 @@
  * requests go on for up to `--drain` seconds (30) while the CPU is watched. Loopback only; it
  * stops by itself. The markdown report goes to stdout, progress to stderr.
  */
+
 import { execFileSync } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -365,6 +367,8 @@ async function drive(
     `${kind}: stall, ${slowClients} clients of ${slowUrl}, each dropped after ${DROP_AFTER_MS / 1000} s, for ${Math.round(stallMs / 1000)} s`,
   );
   const hangUp = new AbortController();
+  // Every slow client listens to it: as many listeners as clients, on purpose.
+  setMaxListeners(0, hangUp.signal);
   const stallEnd = stallStart + stallMs;
   const slowLoops = Array.from({ length: slowClients }, async (_, i) => {
     // Spread the clients' starts over the first drop interval, so that disconnects are spread too.

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { type Logger, pino } from 'pino';
@@ -61,6 +62,8 @@ export function createApp(options: AppOptions): Express {
   if (!fallback)
     throw new Error(`The default dataset '${defaultDataset}' is not among the datasets (${names.join(', ')}).`);
   const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup });
+  // Every request in flight listens to the shutdown signal: as many listeners as requests, on purpose.
+  if (options.shutdown) setMaxListeners(0, options.shutdown);
   const exposeMetrics = metricsHandler(metrics.expose(), options.metrics?.token);
 
   const app = express();
