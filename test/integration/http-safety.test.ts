@@ -247,6 +247,18 @@ describeEachStore('bounded requests and safe defaults', (h) => {
     expect((await detailed.get('/health')).body.meta.datasets[0].store).toBe(h().store.description);
   });
 
+  it('writes an access log line per request when sampled at 1, and none when off (the default)', async () => {
+    const on = captureLog();
+    const sampled = await appWith(h().store, {}, { logger: on.logger, accessLogSample: 1 });
+    await sampled.get('/concepts/0101');
+    await sampled.get('/nope');
+    const access = on.lines.filter((l) => l.msg === 'request completed');
+    expect(access.map((l) => (l.res as { statusCode: number }).statusCode)).toEqual([200, 404]);
+    const off = captureLog();
+    await (await appWith(h().store, {}, { logger: off.logger })).get('/concepts/0101');
+    expect(off.lines.filter((l) => l.msg === 'request completed')).toEqual([]);
+  });
+
   it('logs a client error once at info without a stack', async () => {
     const { logger, lines } = captureLog();
     const api = await appWith(h().store, {}, { logger });

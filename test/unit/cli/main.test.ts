@@ -303,6 +303,41 @@ describe('cli: serve', () => {
     expect(io.err).toEqual([]);
   });
 
+  it('in process: a config with metrics.port serves /metrics there, and not on the API port', async () => {
+    const config = file('metrics-port.yaml');
+    await writeFile(
+      config,
+      [
+        'port: 0',
+        'metrics: { port: 0 }',
+        'datasets:',
+        '  main:',
+        `    mapping: ${join(ROOT, 'mappings/sample.yaml')}`,
+        `    data: [${join(ROOT, 'data/sample.ttl')}]`,
+        '',
+      ].join('\n'),
+    );
+    const stop = new AbortController();
+    const io = captureIo({ LOG_LEVEL: 'info' }, stop.signal);
+    const exited = main(['serve', '--config', config], io);
+    try {
+      const api = await listeningPort(() => io.out, exited);
+      const metricsLine = () =>
+        io.out.map((l) => (JSON.parse(l) as { msg: string }).msg).find((m) => m.startsWith('metrics on '));
+      for (let i = 0; i < 40 && !metricsLine(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      const metricsPort = Number(/:(\d+)$/.exec(metricsLine() ?? '')?.[1]);
+      expect(metricsPort).toBeGreaterThan(0);
+      expect(metricsPort).not.toBe(api);
+      const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toMatch(/^# HELP http_requests_total /m);
+      expect((await fetch(`http://127.0.0.1:${api}/metrics`)).status).toBe(404);
+    } finally {
+      stop.abort();
+    }
+    expect(await exited).toBe(0);
+  });
+
   it('the executable: exit code 2 and the problems on stderr for an invalid mapping', () => {
     const mapping = file('two-faults.yaml');
     const result = spawnSync(
