@@ -1,6 +1,6 @@
 /**
- * What the server accepts as an IRI (`src/rdf/vocabulary.ts` ABSOLUTE_IRI, through
- * `src/mapping/iri.ts`): absolute IRIs by RFC 3987's grammar, less bidi formatting characters and
+ * What the server accepts as an IRI (`src/mapping/iri.ts`): what Oxigraph's own IRI parser
+ * (oxiri) accepts, absolute IRIs by RFC 3987's grammar, less bidi formatting characters and
  * U+2028/U+2029. Rows of the refused table were sent by hand to Oxigraph and Virtuoso; the ones
  * marked "both stores take it" are refused on principle (RFC 3987 §4.1) or because the query
  * writer corrupts them, all others made Oxigraph refuse the query.
