@@ -31,8 +31,6 @@ export interface CursorList {
   readonly sort: readonly SortKey[];
 }
 
-/** A lone UTF-16 surrogate can't be written as UTF-8, so it would make the store refuse the query. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Long enough for any real cursor (ids are at most 4096 characters); a bound on what gets parsed. */
 const MAX_LENGTH = 16_384;
 
@@ -136,16 +134,16 @@ function termToJson(term: KeyValue): TermJson {
 /** The term a wire value stands for; `undefined` when it can't be a term. */
 function termFromJson(json: TermJson): KeyValue | undefined {
   if (json === null) return null;
-  if (typeof json === 'string') return wellFormed(json) ? rdf.literal(json) : undefined;
+  // A lone UTF-16 surrogate can't be written as UTF-8, so it would make the store refuse the query.
+  if (typeof json === 'string') return json.isWellFormed() ? rdf.literal(json) : undefined;
   if ('r' in json) return isSafeAbsoluteIri(json.r) ? rdf.namedNode(json.r) : undefined;
-  if (!wellFormed(json.v)) return undefined;
+  if (!json.v.isWellFormed()) return undefined;
   if ('l' in json) return LANGUAGE_TAG.test(json.l) ? rdf.literal(json.v, json.l) : undefined;
   const datatype = json.t.startsWith('xsd:') ? XSD + json.t.slice(4) : json.t;
   if (!isSafeAbsoluteIri(datatype) || datatype === XSD_STRING || datatype === LANG_STRING) return undefined;
   return rdf.literal(json.v, rdf.namedNode(datatype));
 }
 
-const wellFormed = (text: string): boolean => !LONE_SURROGATE.test(text);
 const isLanguageKey = (key: SortKey): boolean => key.path.end !== 'id' && key.path.end.language !== undefined;
 const isPlainString = (term: Literal | NamedNode): boolean =>
   term.termType === 'Literal' && term.language === '' && term.datatype.value === XSD_STRING;
