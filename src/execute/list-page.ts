@@ -1,13 +1,13 @@
 import { notFound } from '../errors/json-api-error.js';
 import type { Mapping } from '../mapping/model.js';
-import type { ListRequest, Paging, Window } from '../plan/plan.js';
+import type { Keyset, ListRequest, Paging, Window } from '../plan/plan.js';
 import { type Cursor, encodeCursor } from '../request/cursor.js';
 import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
 import type { PageParts } from '../shape/documents.js';
 import { cursorLinks, offsetLinks, type PageBase, requestLink } from '../shape/page-links.js';
 import type { Member } from '../shape/resource-objects.js';
 import { buildCountQuery, buildListQuery } from '../sparql/list-query.js';
-import type { Store } from '../store/store.js';
+import type { Row, Store } from '../store/store.js';
 import { countValue, membersOf, rowKeyValues } from './rows.js';
 import { listLane, runQuery } from './run-query.js';
 
@@ -34,17 +34,7 @@ export async function listPage(
   if (page.kind === 'cursor') return cursorPage(mapping, request, paging, store, base);
   // Without a count, one row more than the page tells whether a next page exists.
   const window = { limit: page.size + (paging.count ? 0 : 1), offset: page.number * page.size };
-  const [rows, total] = await Promise.all([
-    runQuery(store, buildListQuery(mapping, request, window), listLane(request)),
-    paging.count ? countOf(mapping, request, store) : undefined,
-  ]);
-  if (request.parent && rows.length === 0) {
-    // No row at all: the parent is missing, or (past the first page) the page is past the end.
-    const parentExists = paging.count
-      ? total !== undefined
-      : window.offset > 0 && (await countOf(mapping, request, store)) !== undefined;
-    if (!parentExists) throw notFound(`There is no ${request.parent.type.name} with this id.`);
-  }
+  const { rows, total } = await listRows(mapping, request, window, undefined, paging.count, store);
   const members = membersOf(request.type, rows, request.parent !== undefined);
   const hasNext = total === undefined ? members.length > page.size : window.offset + page.size < total;
   const links = offsetLinks(base, page, { ...(total !== undefined && { total }), hasNext });
@@ -69,21 +59,8 @@ async function cursorPage(
   const { page, after, before } = paging;
   const skip = page.kind === 'cursor' ? (page.skip ?? 0) : 0;
   const fromEnd = before !== undefined && after === undefined;
-  const [rows, total] = await Promise.all([
-    runQuery(
-      store,
-      buildListQuery(mapping, request, { limit: page.size + 1, offset: skip }, { after, before, fromEnd }),
-      listLane(request),
-    ),
-    paging.count ? countOf(mapping, request, store) : undefined,
-  ]);
-  if (
-    request.parent &&
-    rows.length === 0 &&
-    (paging.count ? total : await countOf(mapping, request, store)) === undefined
-  ) {
-    throw notFound(`There is no ${request.parent.type.name} with this id.`);
-  }
+  const window = { limit: page.size + 1, offset: skip };
+  const { rows, total } = await listRows(mapping, request, window, { after, before, fromEnd }, paging.count, store);
   const found = membersOf(request.type, rows, request.parent !== undefined);
   const members = found.slice(0, page.size);
   if (fromEnd) members.reverse();
@@ -115,6 +92,34 @@ async function cursorPage(
   };
 }
 
+/**
+ * A window of a list's rows and, when `count` is set, the list's total, the two queries side by
+ * side; 404 when the list hangs off a parent that does not exist. A parent that exists yields at
+ * least one row (with `?s` unbound when it points at nothing), so no row at all proves it missing,
+ * unless the window starts past that row or a keyset may have cut it: then the count tells.
+ */
+async function listRows(
+  mapping: Mapping,
+  request: ListRequest,
+  window: Window,
+  keyset: Keyset | undefined,
+  count: boolean,
+  store: Store,
+): Promise<{ rows: Row[]; total?: number }> {
+  const [rows, total] = await Promise.all([
+    runQuery(store, buildListQuery(mapping, request, window, keyset), listLane(request)),
+    count ? countOf(mapping, request, store) : undefined,
+  ]);
+  if (request.parent && rows.length === 0) {
+    const proven = window.offset === 0 && keyset === undefined;
+    const parentExists = count
+      ? total !== undefined
+      : !proven && (await countOf(mapping, request, store)) !== undefined;
+    if (!parentExists) throw notFound(`There is no ${request.parent.type.name} with this id.`);
+  }
+  return total === undefined ? { rows } : { rows, total };
+}
+
 /** The list's total, or `undefined` when it hangs off a parent that does not exist. */
 async function countOf(mapping: Mapping, request: ListRequest, store: Store): Promise<number | undefined> {
   const [row] = await runQuery(store, buildCountQuery(mapping, request), listLane(request));
@@ -132,7 +137,6 @@ export async function listWindow(
   window: Window,
   store: Store,
 ): Promise<Member[]> {
-  const rows = await runQuery(store, buildListQuery(mapping, request, window), listLane(request));
-  if (request.parent && rows.length === 0) throw notFound(`There is no ${request.parent.type.name} with this id.`);
+  const { rows } = await listRows(mapping, request, window, undefined, false, store);
   return membersOf(request.type, rows, request.parent !== undefined);
 }
