@@ -42,6 +42,9 @@ const STORE_FAILURE: Readonly<Record<StoreErrorKind, { status: number; title: st
   },
 };
 
+/** Logs name the URL's shape only, not the dataset: no set of dataset names is needed. */
+const NO_DATASETS: ReadonlySet<string> = new Set();
+
 /** Maps any error to a JSON:API error response; what it does not know becomes an opaque 500. */
 export function toJsonApiError(error: unknown): JsonApiError {
   if (error instanceof JsonApiError) return error;
@@ -66,7 +69,7 @@ export function toJsonApiError(error: unknown): JsonApiError {
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    const route = routeLabel(requestTarget(req.originalUrl).path, new Set(), '').route;
+    const route = routeLabel(requestTarget(req.originalUrl).path, NO_DATASETS, '').route;
     if (error instanceof ClientGone) {
       logger.info({ method: req.method, route }, 'client went away; its store work was stopped');
       return;

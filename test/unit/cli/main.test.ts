@@ -62,35 +62,28 @@ beforeAll(async () => {
     ].join('\n'),
   );
   await writeFile(file('bad.ttl'), '@prefix ex: <http://x/> .\nex:a ex:b ex:c ;;; .\nex:a ex:b\n');
-  await writeFile(
-    file('bad-config.yaml'),
-    [
-      'datasets:',
-      '  main:',
-      `    mapping: ${join(ROOT, 'mappings/sample.yaml')}`,
-      `    data: [${join(ROOT, 'data/sample.ttl')}]`,
-      '    colour: red',
-      '',
-    ].join('\n'),
-  );
-  await writeFile(
-    file('bad-http-config.yaml'),
-    [
-      'cors:',
-      '  origins: [example.org]',
-      'datasets:',
-      '  main:',
-      `    mapping: ${join(ROOT, 'mappings/sample.yaml')}`,
-      `    data: [${join(ROOT, 'data/sample.ttl')}]`,
-      '    cacheTtlSeconds: -1',
-      '',
-    ].join('\n'),
-  );
+  await writeSampleConfig('bad-config.yaml', [], ['colour: red']);
+  await writeSampleConfig('bad-http-config.yaml', ['cors:', '  origins: [example.org]'], ['cacheTtlSeconds: -1']);
 });
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
+
+/** Writes a configuration file with one dataset `main`, the sample: `top` lines before it, `dataset` lines in it. */
+async function writeSampleConfig(name: string, top: string[], dataset: string[] = []): Promise<string> {
+  const lines = [
+    ...top,
+    'datasets:',
+    '  main:',
+    `    mapping: ${join(ROOT, 'mappings/sample.yaml')}`,
+    `    data: [${join(ROOT, 'data/sample.ttl')}]`,
+    ...dataset.map((line) => `    ${line}`),
+    '',
+  ];
+  await writeFile(file(name), lines.join('\n'));
+  return file(name);
+}
 
 describe('cli: usage and configuration mistakes', () => {
   it('an invalid mapping: exit 2, every problem with the file and key path, no stack trace', async () => {
@@ -304,19 +297,7 @@ describe('cli: serve', () => {
   });
 
   it('in process: a config with metrics.port serves /metrics there, and not on the API port', async () => {
-    const config = file('metrics-port.yaml');
-    await writeFile(
-      config,
-      [
-        'port: 0',
-        'metrics: { port: 0 }',
-        'datasets:',
-        '  main:',
-        `    mapping: ${join(ROOT, 'mappings/sample.yaml')}`,
-        `    data: [${join(ROOT, 'data/sample.ttl')}]`,
-        '',
-      ].join('\n'),
-    );
+    const config = await writeSampleConfig('metrics-port.yaml', ['port: 0', 'metrics: { port: 0 }']);
     const stop = new AbortController();
     const io = captureIo({ LOG_LEVEL: 'info' }, stop.signal);
     const exited = main(['serve', '--config', config], io);
