@@ -27,6 +27,8 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts'],
           // Pure tables: every core at once (the default leaves one free, which on 2 cores is one worker).
           maxWorkers: 2,
+          // Pure tables share no state worth isolating: modules are imported once per worker, not per file.
+          isolate: false,
         },
       },
       {

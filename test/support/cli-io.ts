@@ -10,3 +10,25 @@ export function captureIo(
   const into = (lines: string[]) => ({ write: (text: string) => lines.push(text.replace(/\n$/, '')) });
   return { stdout: into(out), stderr: into(err), env, ...(signal && { signal }), out, err };
 }
+
+/** The port of the server's `listening on` log line, once it is written; rejects if the server exits first or after 20 s. */
+export async function listeningPort(
+  lines: () => readonly string[],
+  exited: Promise<number>,
+  stderr: () => string = () => '',
+): Promise<number> {
+  let gone: number | undefined;
+  void exited.then((code) => (gone = code));
+  for (
+    const deadline = Date.now() + 20_000;
+    Date.now() < deadline;
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  ) {
+    for (const line of lines()) {
+      const match = /^listening on http:\/\/127\.0\.0\.1:(\d+)$/.exec((JSON.parse(line) as { msg?: string }).msg ?? '');
+      if (match) return Number(match[1]);
+    }
+    if (gone !== undefined) throw new Error(`the server exited (${gone}) before listening; stderr: ${stderr()}`);
+  }
+  throw new Error(`no 'listening on' log line within 20 s; stderr: ${stderr()}`);
+}

@@ -1,40 +1,19 @@
 /**
  * The CLI: `main(argv, io)` in process for every usage and configuration mistake and for `serve`
- * (its exit code, stdout and stderr), and the real executable in a child process for what only a
- * process shows: the exit code it sets, and SIGTERM. User mistakes end with a message and exit
- * code 2 (no stack trace); runtime failures (a file that does not parse) with exit code 1.
+ * (its exit code, stdout and stderr); the real executable is tested in a child process in
+ * test/integration/cli-bin.test.ts. User mistakes end with a message and exit code 2 (no stack
+ * trace); runtime failures (a file that does not parse) with exit code 1.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
-import { captureIo } from '../../support/cli-io.js';
+import { captureIo, listeningPort } from '../../support/cli-io.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
-const BIN = ['--import', 'tsx', 'src/cli/bin.ts'];
 const STACK_TRACE = /\n\s+at /;
-
-/** The environment without the variables the CLI reads, so the host's settings cannot leak in. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of [
-    'PORT',
-    'HOST',
-    'SPARQL_ENDPOINT',
-    'SPARQL_GRAPH',
-    'SPARQL_USER',
-    'SPARQL_PASSWORD',
-    'LOG_LEVEL',
-    'NODE_OPTIONS',
-  ])
-    delete env[name];
-  return env;
-}
 
 /** `main` in process, with an empty environment: its exit code and what it wrote. */
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -318,73 +297,4 @@ describe('cli: serve', () => {
     }
     expect(await exited).toBe(0);
   });
-
-  it('the executable: exit code 2 and the problems on stderr for an invalid mapping', () => {
-    const mapping = file('two-faults.yaml');
-    const result = spawnSync(
-      process.execPath,
-      [...BIN, 'serve', '--mapping', mapping, '--data', 'data/sample.ttl', '--port', '0'],
-      { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 20_000 },
-    );
-    expect(result.status, result.stderr).toBe(2);
-    expect(result.stderr).toContain(
-      `${mapping}: types.things.relationships.parts.target: 'nope' is not a type of this mapping`,
-    );
-    expect(result.stderr).not.toMatch(STACK_TRACE);
-  });
-
-  it('the executable: serves, and exits 0 on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      [...BIN, 'serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', '0'],
-      {
-        cwd: ROOT,
-        env: cleanEnv(),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const lines: string[] = [];
-    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
-    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    try {
-      const port = await listeningPort(
-        () => lines,
-        exited.then(([code]) => code ?? -1),
-        () => stderr,
-      );
-      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGTERM');
-    }
-    const timeout = new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error('the server did not exit within 10 s of SIGTERM')), 10_000),
-    );
-    const [code, signal] = await Promise.race([exited, timeout]);
-    expect({ code, signal }).toEqual({ code: 0, signal: null });
-    expect(stderr).toBe('');
-  }, 30_000);
 });
-
-/** The port of the server's `listening on` log line, once it is written; rejects if the server exits first or after 20 s. */
-async function listeningPort(
-  lines: () => readonly string[],
-  exited: Promise<number>,
-  stderr: () => string = () => '',
-): Promise<number> {
-  let gone: number | undefined;
-  void exited.then((code) => (gone = code));
-  for (
-    const deadline = Date.now() + 20_000;
-    Date.now() < deadline;
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  ) {
-    for (const line of lines()) {
-      const match = /^listening on http:\/\/127\.0\.0\.1:(\d+)$/.exec((JSON.parse(line) as { msg?: string }).msg ?? '');
-      if (match) return Number(match[1]);
-    }
-    if (gone !== undefined) throw new Error(`the server exited (${gone}) before listening; stderr: ${stderr()}`);
-  }
-  throw new Error(`no 'listening on' log line within 20 s; stderr: ${stderr()}`);
-}
