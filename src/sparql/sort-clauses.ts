@@ -1,6 +1,7 @@
 import type { Expression, Ordering, Pattern, VariableExpression, VariableTerm } from 'sparqljs';
 import type { Mapping, ResourceType, SortKey } from '../mapping/model.js';
 import { bgp, bind, integer, iri, literal, op, optional, str, triple, variable } from './ast.js';
+import { languageTier } from './language-tier.js';
 import { idVariable, memberPatterns } from './members.js';
 
 /** What a list of sort keys adds to a list query. */
@@ -91,13 +92,7 @@ export function sortClauses(
       // after the OPTIONALs, guarded by BOUND: Virtuoso evaluates a BIND inside an OPTIONAL even
       // when the OPTIONAL does not match, which made a missing key the smallest one.
       const tiered = variable(`t${i}`);
-      const [best, worst] = useMax ? ['2', '0'] : ['0', '2'];
-      const tier = op(
-        'if',
-        op('langmatches', op('lang', value), literal(end.language)),
-        literal(best),
-        op('if', op('=', op('lang', value), literal('')), literal('1'), literal(worst)),
-      );
+      const tier = languageTier(op('lang', value), end, useMax ? 'high' : 'low');
       clauses.binds.push(
         bind(op('if', op('bound', value), op('concat', tier, str(value)), variable(`none${i}`)), tiered),
       );
