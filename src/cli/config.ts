@@ -2,19 +2,27 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { isSafeAbsoluteIri } from '../mapping/iri.js';
 
 /** A whole number in a range, with one message for every way a value can miss it. */
 const wholeNumber = (min: number, max: number, expected: string) =>
   z.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: expected });
 
-/** How to reach one dataset's triples: files for the embedded store, or an endpoint. */
+/**
+ * How to reach one dataset's triples: files for the embedded store, or an endpoint. `graph` is the
+ * graph queried, with either: the endpoint's `default-graph-uri`, or the one named graph of the
+ * files served (without it, the files serve the union of all their graphs).
+ */
 const datasetSchema = z
   .strictObject({
     mapping: z.string(),
     data: z.array(z.string()).min(1).optional(),
     workers: wholeNumber(1, 64, 'expected a number of worker threads from 1 to 64').optional(),
     endpoint: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
-    graph: z.string().optional(),
+    graph: z
+      .string()
+      .refine(isSafeAbsoluteIri, { error: 'expected an absolute IRI (http://example.org/graph)' })
+      .optional(),
     user: z.string().optional(),
     password: z.string().optional(),
     // Each request's deadline (default 10 000): past it the store's work stops and the answer is a 504.

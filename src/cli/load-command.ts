@@ -15,7 +15,8 @@ and only when all are there are they moved into the target graph (SPARQL 1.1 ADD
 
   --endpoint URL       SPARQL endpoint; it must accept SPARQL Update (the move into place).
                        A user:password@ in the URL is used as --user/--password, never printed
-  --graph IRI          named graph to load into (default: the files' own graphs / default graph)
+  --graph IRI          named graph to load every triple and quad into (default: quads keep their
+                       graphs, triples go to the default graph)
   --append             add to the triples the target graphs hold (the default)
   --replace            replace the triples of the target graphs (those the files have triples for)
   --no-staging         write the batches straight into the target graphs: faster (no move at the

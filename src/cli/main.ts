@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import express, { type RequestHandler } from 'express';
 import { pino } from 'pino';
 import { createApp } from '../app.js';
+import { warnEmptyTypes } from '../execute/empty-types.js';
 import { createApiServer, stopGracefully } from '../http/server.js';
 import { MappingError } from '../mapping/load-mapping.js';
 import { applyEnvironment, ConfigError, configFromFlags, readConfigFile, type ServerConfig } from './config.js';
@@ -14,7 +15,7 @@ import { openDatasets } from './open-datasets.js';
 import { serveOptions } from './options.js';
 
 export const USAGE = `Usage:
-  sparql-jsonapi serve --mapping FILE (--data FILE... | --endpoint URL [--graph IRI]) [options]
+  sparql-jsonapi serve --mapping FILE (--data FILE... | --endpoint URL) [--graph IRI] [options]
   sparql-jsonapi serve --config FILE
   sparql-jsonapi load --endpoint URL [--graph IRI] FILE...     (load --help for its options)
 
@@ -22,7 +23,8 @@ serve options:
   --mapping FILE     mapping file (YAML or JSON)
   --data FILE        RDF file for the embedded store (.ttl .nt .nq .trig); repeat for more
   --endpoint URL     SPARQL 1.1 query endpoint instead of the embedded store
-  --graph IRI        named graph to query at the endpoint
+  --graph IRI        named graph to serve: the endpoint's, or one of the files' (default:
+                     the endpoint's default graph; with --data, the union of the files' graphs)
   --user U, --password P   credentials for the endpoint (Basic auth)
   --dataset NAME     dataset name in /api/<NAME>/... (default: default)
   --port N           port (default 3000; env PORT)
@@ -86,6 +88,10 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
   const logger = pino({ level: io.env.LOG_LEVEL ?? 'info' }, io.stdout);
   const datasets = await openDatasets(config, logger);
   const stopping = new AbortController();
+  // Not awaited: a store that is slow or down must not hold up start-up; the check only warns.
+  const checksQuiet = new AbortController();
+  for (const d of datasets)
+    void warnEmptyTypes(d.name, d.mapping, d.store, logger.child({ dataset: d.name }), checksQuiet.signal);
   const separateMetrics = config.metrics?.enabled !== false && config.metrics?.port !== undefined;
   const app = createApp({
     datasets,
@@ -118,6 +124,7 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
       });
     }
   } catch (error) {
+    checksQuiet.abort();
     for (const { server } of servers) server.close();
     await Promise.all(datasets.map((d) => d.store.close()));
     throw error;
@@ -131,6 +138,7 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
     );
   }
   if (io.signal && !io.signal.aborted) await once(io.signal, 'abort');
+  checksQuiet.abort();
   const timeoutMs = config.shutdownTimeoutMs ?? 10_000;
   logger.info({ timeoutMs }, 'stopping: no new connections; in-flight requests may finish');
   const outcomes = await Promise.all(

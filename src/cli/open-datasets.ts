@@ -2,13 +2,14 @@ import type { Logger } from 'pino';
 import { type Dataset, type DatasetOptions, DEFAULT_DATASET_OPTIONS } from '../dataset.js';
 import { loadMapping } from '../mapping/load-mapping.js';
 import { createHttpStore } from '../store/http-store.js';
-import { createOxigraphStore } from '../store/oxigraph-store.js';
+import { createOxigraphStore, GraphNotFoundError } from '../store/oxigraph-store.js';
 import type { Store } from '../store/store.js';
-import type { DatasetConfig, ServerConfig } from './config.js';
+import { ConfigError, type DatasetConfig, type ServerConfig } from './config.js';
 
 /**
  * Compiles every dataset's mapping and opens its store. Mappings are all checked before any store
- * starts, so a bad mapping fails fast (MappingError) without loading data first.
+ * starts, so a bad mapping fails fast (MappingError) without loading data first. A `graph` that
+ * none of a dataset's files holds is a ConfigError naming the dataset and the graph.
  */
 export async function openDatasets(config: ServerConfig, logger: Logger): Promise<Dataset[]> {
   const entries = Object.entries(config.datasets);
@@ -16,7 +17,10 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
   const datasets: Dataset[] = [];
   try {
     for (const [index, [name, d]] of entries.entries()) {
-      const store = await openStore(d, logger.child({ dataset: name }));
+      const store = await openStore(d, logger.child({ dataset: name })).catch((error: unknown) => {
+        if (error instanceof GraphNotFoundError) throw new ConfigError(`dataset ${name}: ${error.message}`);
+        throw error;
+      });
       // The default dataset's links are the spec's type-rooted paths; the others keep their
       // /api/<name> prefix so that every link can be fetched as it stands.
       datasets.push({
@@ -74,6 +78,7 @@ function openStore(d: DatasetConfig, logger: Logger): Promise<Store> {
   }
   return createOxigraphStore({
     files: d.data ?? [],
+    ...(d.graph && { graph: d.graph }),
     ...(d.workers && { workers: d.workers }),
     queries,
     timeoutMs,

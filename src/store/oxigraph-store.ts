@@ -11,6 +11,13 @@ export interface OxigraphStoreOptions {
   /** RDF files to load: `.ttl`, `.nt`, `.nq` or `.trig` (format from the extension). */
   files: string[];
   /**
+   * The named graph to serve (an IRI): queries see it alone as their default graph. Without it,
+   * they see the union of every graph of the files: the default graph of `.ttl`/`.nt` (and of
+   * N-Quads/TriG lines without a graph) and every named graph. A graph that none of the files
+   * has is a {@link GraphNotFoundError}.
+   */
+  graph?: string;
+  /**
    * Worker threads, each holding its own copy of the data (memory grows with each: about 65 MB
    * per 100k triples). Default: `queries.light + queries.heavy + 1`, so that one loaded worker is
    * always spare. Fewer than that: the lanes share workers (a light query may wait for a heavy
@@ -34,11 +41,37 @@ export interface OxigraphStoreOptions {
 export const EMBEDDED_QUERIES: LaneLimits = Object.freeze({ light: 1, heavy: 1, queue: 16 });
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-type Task = { op: 'info' } | { op: 'select'; query: string };
+type Task = { op: 'info' } | { op: 'graphs'; limit: number } | { op: 'select'; query: string };
 interface WorkerInfo {
   threadId: number;
+  /** Quads in the store, every graph counted. */
   triples: number;
+  /** Triples in the `graph` option's graph; null without one. */
+  graphTriples: number | null;
   loadMs: number;
+}
+
+/** How many of the files' named graphs a {@link GraphNotFoundError} names. */
+const SHOWN_GRAPHS = 10;
+
+/** The `graph` option names a graph that none of the files has a quad in: a configuration mistake. */
+export class GraphNotFoundError extends Error {
+  override name = 'GraphNotFoundError';
+  constructor(
+    readonly graph: string,
+    /** The first named graphs the files do hold (at most {@link SHOWN_GRAPHS}). */
+    readonly available: readonly string[],
+    files: readonly string[],
+  ) {
+    const held =
+      available.length === 0
+        ? 'they hold no named graph'
+        : `their named graphs: ${available
+            .slice(0, SHOWN_GRAPHS)
+            .map((g) => `<${g}>`)
+            .join(', ')}${available.length > SHOWN_GRAPHS ? ', …' : ''}`;
+    super(`graph <${graph}> has no triple in the data files (${files.join(', ')}); ${held}`);
+  }
 }
 /** What a worker says when Oxigraph panicked on the query (`panic`), or when it panicked before (`refused`). */
 type Failure = { panic: string; threadId: number } | { refused: string; threadId: number };
@@ -89,7 +122,7 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
     minThreads: workers,
     maxThreads: workers,
     idleTimeout: Infinity,
-    workerData: { files: options.files, stamps, started: startedUp },
+    workerData: { files: options.files, graph: options.graph, stamps, started: startedUp },
     // An idle worker that has not panicked (`id` is -1 once a thread has exited).
     loadBalancer: (_task, candidates) =>
       candidates.find((w) => w.currentUsage === 0 && w.id !== -1 && !poisoned.has(w.id)) ?? null,
@@ -125,9 +158,16 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
     // Rebuild the error: the one cloned from the worker carries a worker-side stack the CLI must not print.
     throw new Error(error instanceof Error ? error.message : String(error));
   }
-  Atomics.store(startedUp, 0, 1);
 
   const triples = loaded[0]?.triples ?? 0;
+  const graphTriples = loaded[0]?.graphTriples ?? null;
+  if (options.graph !== undefined && graphTriples === 0) {
+    const available = (await pool.run({ op: 'graphs', limit: SHOWN_GRAPHS + 1 }).catch(() => [])) as string[];
+    await pool.destroy();
+    throw new GraphNotFoundError(options.graph, available, options.files);
+  }
+  Atomics.store(startedUp, 0, 1);
+
   const loadMs = Math.max(...loaded.map((info) => info.loadMs));
   const spare = Math.max(0, workers - limits.light - limits.heavy);
   logger?.info(
@@ -138,8 +178,13 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
       ...limits,
       loadMs,
       readyMs: Math.round(performance.now() - started),
+      ...(options.graph === undefined ? { graph: 'union' } : { graph: options.graph, graphTriples }),
     },
-    `oxigraph loaded ${triples} triples from ${options.files.length} files in ${loadMs} ms`,
+    `oxigraph loaded ${triples} triples from ${options.files.length} files in ${loadMs} ms; ${
+      options.graph === undefined
+        ? 'serving the union of all their graphs'
+        : `serving graph <${options.graph}> alone (${graphTriples} triples)`
+    }`,
   );
   if (workers < limits.light + limits.heavy)
     logger?.warn(
@@ -200,7 +245,9 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
   };
 
   return {
-    description: `oxigraph (${options.files.length} files, ${triples} triples, ${workers} workers)`,
+    description: `oxigraph (${options.files.length} files, ${triples} triples${
+      options.graph === undefined ? '' : `, graph <${options.graph}>: ${graphTriples} triples`
+    }, ${workers} workers)`,
 
     async select(query: string, { signal, lane = 'heavy' }: SelectOptions = {}): Promise<Row[]> {
       const json = await runTask({ op: 'select', query }, lane, signal);

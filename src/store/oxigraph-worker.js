@@ -6,11 +6,15 @@
  *
  * Each worker holds its own `oxigraph.Store` loaded with every file from `workerData.files`
  * while the module is evaluated, so a worker only takes tasks once it is loaded (piscina marks a
- * replacement ready after its module has run). At start-up a file that fails to parse is not
- * thrown at import time (piscina would report that as an anonymous worker crash): the error is
- * kept and every task rejects with it, naming the file. A replacement (started after the store
- * was up, when a worker was stopped) that cannot load the same data throws at import instead:
- * piscina then starts no other, and the store runs on the workers it has.
+ * replacement ready after its module has run). Quads keep their graphs; queries see, as their
+ * default graph, `workerData.graph` when it is given (that named graph alone), else the union of
+ * every graph: the files' default graph and each named graph of their N-Quads and TriG.
+ *
+ * At start-up a file that fails to parse is not thrown at import time (piscina would report that
+ * as an anonymous worker crash): the error is kept and every task rejects with it, naming the file.
+ * A replacement (started after the store was up, when a worker was stopped) that cannot load the
+ * same data throws at import instead: piscina then starts no other, and the store runs on the
+ * workers it has.
  *
  * A query that makes Oxigraph panic (a WebAssembly trap) leaves this instance in an unknown state:
  * the task answers `{ panic }` with Oxigraph's own message, and from then on the worker refuses
@@ -34,14 +38,15 @@ const FORMATS = {
 /**
  * @typedef {{ op: 'info' }} InfoTask
  * @typedef {{ op: 'select', query: string }} SelectTask
- * @typedef {{ threadId: number, triples: number, loadMs: number }} InfoResult
+ * @typedef {{ op: 'graphs', limit: number }} GraphsTask
+ * @typedef {{ threadId: number, triples: number, graphTriples: number | null, loadMs: number }} InfoResult
  * @typedef {{ panic: string, threadId: number }} PanicResult
  * @typedef {{ refused: string, threadId: number }} RefusedResult
  * @typedef {{ size: number, mtimeMs: number } | null} FileStamp
- * @typedef {{ files: string[], stamps: FileStamp[], started: Int32Array }} OxigraphWorkerData
+ * @typedef {{ files: string[], graph?: string, stamps: FileStamp[], started: Int32Array }} OxigraphWorkerData
  */
 
-const { files, stamps, started: startedFlag } = /** @type {OxigraphWorkerData} */ (workerData);
+const { files, graph, stamps, started: startedFlag } = /** @type {OxigraphWorkerData} */ (workerData);
 /** Whether the store was already up when this worker started: then it replaces a stopped one. */
 const replacement = Atomics.load(startedFlag, 0) === 1;
 
@@ -84,10 +89,33 @@ for (const [index, file] of files.entries()) {
     break;
   }
 }
+
+/**
+ * The dataset every query reads as its default graph: the one named graph `graph`, or the union of
+ * all graphs (Oxigraph's own union, no copy of the quads). The union is a multiset: a triple in two
+ * graphs matches twice, which the queries absorb (members are grouped, counts distinct, values
+ * deduplicated).
+ * @type {{ default_graph: import('oxigraph').NamedNode } | { use_default_graph_as_union: true }}
+ */
+let dataset = { use_default_graph_as_union: true };
+/**
+ * Triples in `graph` (null without one): the store refuses to start on a graph that none of the files has.
+ * @type {number | null}
+ */
+let graphTriples = null;
+if (loadError === undefined && graph !== undefined) {
+  try {
+    dataset = { default_graph: oxigraph.namedNode(graph) };
+    const counted = store.query('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }', dataset);
+    graphTriples = Number(/** @type {Map<string, import('oxigraph').Term>[]} */ (counted)[0]?.get('n')?.value ?? 0);
+  } catch (error) {
+    loadError = new Error(`graph ${graph}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
 const loadMs = Math.round(performance.now() - startedAt);
 if (replacement && loadError !== undefined) throw loadError;
 // Not a task: piscina hands it to the pool's 'message' listeners (the store logs replacements).
-parentPort?.postMessage({ oxigraphLoaded: { threadId, triples: store.size, loadMs, replacement } });
+parentPort?.postMessage({ oxigraphLoaded: { threadId, triples: store.size, graphTriples, loadMs, replacement } });
 
 /**
  * A replacement must serve the data the other workers hold: a file edited since start-up would
@@ -139,18 +167,25 @@ let poisoned;
 
 /**
  * Runs one task: `info` reports this worker's thread id and load figures (the pool uses it
- * to wait until every worker is loaded); `select` returns SPARQL JSON results as a string,
- * which is cheaper to send across threads than term objects and is parsed by the caller.
- * @param {InfoTask | SelectTask} task
- * @returns {InfoResult | PanicResult | RefusedResult | string}
+ * to wait until every worker is loaded); `graphs` names the first `limit` named graphs the files
+ * hold (IRIs, in order), for the message of a `graph` that none of them has; `select` returns
+ * SPARQL JSON results as a string, which is cheaper to send across threads than term objects and is parsed by the caller.
+ * @param {InfoTask | GraphsTask | SelectTask} task
+ * @returns {InfoResult | PanicResult | RefusedResult | string[] | string}
  */
 export default function run(task) {
   if (loadError !== undefined) throw loadError;
-  if (task.op === 'info') return { threadId, triples: store.size, loadMs };
+  if (task.op === 'info') return { threadId, triples: store.size, graphTriples, loadMs };
   if (poisoned !== undefined) return { refused: poisoned, threadId };
+  if (task.op === 'graphs') {
+    const named = store.query(
+      `SELECT ?g WHERE { GRAPH ?g {} FILTER(isIRI(?g)) } ORDER BY ?g LIMIT ${Math.trunc(task.limit)}`,
+    );
+    return /** @type {Map<string, import('oxigraph').Term>[]} */ (named).map((row) => row.get('g')?.value ?? '');
+  }
   let result;
   try {
-    result = store.query(task.query, { results_format: 'application/sparql-results+json' });
+    result = store.query(task.query, { ...dataset, results_format: 'application/sparql-results+json' });
   } catch (error) {
     // A panic aborts the WASM instance (a trap); a query error is an ordinary Error.
     if (!(error instanceof WasmRuntimeError)) throw error;

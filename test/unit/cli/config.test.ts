@@ -509,6 +509,11 @@ describe('flags × environment', () => {
             "--cors-origin: an origin: scheme://host[:port], with no path or trailing slash, got 'https://x.org/'",
         },
         {
+          name: '--graph that is not an absolute IRI',
+          flags: { graph: 'graph a' },
+          message: "--graph: expected an absolute IRI (http://example.org/graph), got 'graph a'",
+        },
+        {
           name: '--cache-control with a control character',
           flags: { 'cache-control': 'max-age=5\u0007' },
           message: '--cache-control: expected a header value in printable ASCII',
@@ -590,6 +595,7 @@ describe('flags and the equivalent config file give the same ServerConfig', () =
     const flags: ServeFlags = {
       mapping: 'mappings/sample.yaml',
       data: ['data/sample.ttl', 'test/fixtures/load/other.nt'],
+      graph: 'http://example.org/graph/a',
       dataset: 'sample',
       port: '8081',
       host: '0.0.0.0',
@@ -605,6 +611,7 @@ describe('flags and the equivalent config file give the same ServerConfig', () =
       {
         mapping: 'mappings/sample.yaml',
         data: ['data/sample.ttl', 'test/fixtures/load/other.nt'],
+        graph: 'http://example.org/graph/a',
         linkBase: 'https://data.example.org/api/sample',
         workers: 3,
         cacheTtlSeconds: 15,
