@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { isSafeAbsoluteIri } from './iri.js';
+import { EVERY_LANGUAGE } from './language.js';
 import { type IdSpec, type MappingFile, mappingSchema } from './mapping-schema.js';
 import type { Attribute, IdStrategy, Mapping, Relationship, ResourceType } from './model.js';
 import { resolveSortField } from './resolve-path.js';
@@ -86,6 +87,10 @@ function compileTypes(file: MappingFile, problems: string[]): Map<string, Resour
     for (const [field, attr] of Object.entries(spec.attributes ?? {})) {
       checkFieldName(field, `${at}.attributes.${field}`, problems);
       const long = typeof attr === 'string' ? { predicate: attr } : attr;
+      if (long.strictLanguage !== undefined && (long.language === undefined || long.language === EVERY_LANGUAGE))
+        problems.push(
+          `${at}.attributes.${field}.strictLanguage: needs a language tag (language: de), not ${long.language === undefined ? 'no language' : "'*'"}`,
+        );
       attributes.set(
         field,
         Object.freeze({
@@ -93,6 +98,7 @@ function compileTypes(file: MappingFile, problems: string[]): Map<string, Resour
           predicate: expand(long.predicate, `${at}.attributes.${field}.predicate`),
           ...(long.datatype !== undefined && { datatype: expand(long.datatype, `${at}.attributes.${field}.datatype`) }),
           ...(long.language !== undefined && { language: long.language.toLowerCase() }),
+          ...(long.strictLanguage === true && { strictLanguage: true }),
           many: long.many ?? false,
         }),
       );

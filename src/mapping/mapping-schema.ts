@@ -22,11 +22,15 @@ const attributeSchema = z.union(
     z.strictObject({
       predicate: term,
       datatype: term.optional(),
-      language: z.string().regex(LANGUAGE_TAG, 'expected a language tag such as en or pt-BR').optional(),
+      language: z
+        .string()
+        .refine((tag) => tag === '*' || LANGUAGE_TAG.test(tag), "expected a language tag such as en or pt-BR, or '*'")
+        .optional(),
+      strictLanguage: z.boolean().optional(),
       many: z.boolean().optional(),
     }),
   ],
-  { error: 'expected a predicate, or { predicate, datatype?, language?, many? }' },
+  { error: 'expected a predicate, or { predicate, datatype?, language?, strictLanguage?, many? }' },
 );
 
 const relationshipSchema = z.strictObject({

@@ -17,8 +17,14 @@ export interface Attribute {
   readonly predicate: string;
   /** Expected XSD datatype IRI, used to convert values to JSON (and to type filter values). */
   readonly datatype?: string;
-  /** Preferred language tag: values in that tag win, then untagged ones, then any. */
+  /**
+   * Preferred language tag, lowercase (`en`, `pt-br`): the attribute shows its values of the best
+   * tier of `languageTiers` (`language.ts`): that tag, its truncations, its language, untagged,
+   * any. `'*'`: every value, as an object keyed by language tag (see `language.ts`).
+   */
   readonly language?: string;
+  /** `true` (only with a language tag): no fallback to untagged values or other languages. */
+  readonly strictLanguage?: boolean;
   /** `true`: the attribute is an array of every value. */
   readonly many: boolean;
 }

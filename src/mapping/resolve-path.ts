@@ -1,3 +1,4 @@
+import { EVERY_LANGUAGE } from './language.js';
 import type { Mapping, Relationship, ResolvedPath, ResourceType, SortKey } from './model.js';
 
 /** Longest relationship chain a sort path may follow (the README documents this limit). */
@@ -19,8 +20,11 @@ export function resolvePath(mapping: Mapping, type: ResourceType, path: string):
     if (last) {
       if (name === 'id' && hops.length === 0) return { hops, end: 'id', multiValued: false };
       const attribute = current.attributes.get(name);
-      if (attribute)
-        return { hops, end: attribute, multiValued: attribute.many || hops.some((h) => h.cardinality === 'many') };
+      if (attribute) {
+        // `language: '*'` shows every value, so it sorts like a `many` attribute: least ascending, greatest descending.
+        const many = attribute.many || attribute.language === EVERY_LANGUAGE;
+        return { hops, end: attribute, multiValued: many || hops.some((h) => h.cardinality === 'many') };
+      }
       if (current.relationships.has(name))
         return `'${path}' ends on the relationship '${name}'; name one of its attributes (${name}.<attribute>)`;
       return `'${current.name}' has no attribute '${name}'`;

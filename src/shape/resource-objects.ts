@@ -1,4 +1,5 @@
 import type { Term } from '@rdfjs/types';
+import { EVERY_LANGUAGE, languageTiers, tierOf, UNTAGGED_KEY } from '../mapping/language.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
 import { compareTerms, type JsonValue, literalToJson } from './literal-to-json.js';
 
@@ -18,7 +19,7 @@ export interface ResourceObject {
   type: string;
   id: string;
   /** Left out when the resource shows no attribute (the type has none, or `fields[type]` names none). */
-  attributes?: Record<string, JsonValue | JsonValue[]>;
+  attributes?: Record<string, AttributeValue>;
   relationships?: Record<string, RelationshipObject>;
   links: { self: string };
   meta?: Record<string, unknown>;
@@ -77,21 +78,54 @@ export function resourceObject(
   return resource;
 }
 
+/** What an attribute shows: a value, an array (`many`), or an object by language tag (`language: '*'`). */
+export type AttributeValue = JsonValue | JsonValue[] | { [tag: string]: JsonValue | JsonValue[] };
+
 /**
- * The value an attribute shows: its values in the preferred language (else untagged, else any);
- * for a single-valued attribute the least of them, the same one the sort keys use.
+ * The value an attribute shows: its values of the best language tier that has any (see
+ * `languageTiers` in `mapping/language.ts`; one tier, every value, without a `language`); for a
+ * single-valued attribute the least of them, the same one the sort keys use; `null` (or `[]`)
+ * when none, as for a strict attribute without a value in its language. `language: '*'` shows
+ * an object from lowercase language tag (`und` for untagged values) to that tag's least value,
+ * or to all its values with `many`; keys in code point order.
+ *
+ * @example attributeValue({ name: 'label', predicate, language: 'en', many: false }, [metreEn, meterEnUs]) // 'Metre'
  */
-function attributeValue(attribute: Attribute, values: Term[]): JsonValue | JsonValue[] {
-  const shown = attribute.language === undefined ? values : preferredLanguage(values, attribute.language);
-  const sorted = [...shown].sort(compareTerms);
+export function attributeValue(attribute: Attribute, values: Term[]): AttributeValue {
+  if (attribute.language === EVERY_LANGUAGE) return languageMap(attribute, values);
+  return pick(attribute, shownValues(attribute, values));
+}
+
+/** The values of the best tier of `languageTiers(attribute)` that has any; `[]` when none does. */
+export function shownValues(attribute: Attribute, values: Term[]): Term[] {
+  const tiers = languageTiers(attribute);
+  if (tiers.length === 1) return values;
+  let best: Term[] = [];
+  let bestTier = tiers.length;
+  for (const value of values) {
+    const tier = tierOf(tiers, languageOf(value));
+    if (tier === undefined || tier > bestTier) continue;
+    if (tier < bestTier) best = [];
+    bestTier = tier;
+    best.push(value);
+  }
+  return best;
+}
+
+function pick(attribute: Attribute, values: Term[]): JsonValue | JsonValue[] {
+  const sorted = [...values].sort(compareTerms);
   if (attribute.many) return sorted.map((term) => literalToJson(term, attribute.datatype));
   return sorted[0] === undefined ? null : literalToJson(sorted[0], attribute.datatype);
 }
 
-function preferredLanguage(values: Term[], language: string): Term[] {
-  const tag = (t: Term) => (t.termType === 'Literal' ? t.language.toLowerCase() : '');
-  const matching = values.filter((t) => tag(t) === language || tag(t).startsWith(`${language}-`));
-  if (matching.length > 0) return matching;
-  const untagged = values.filter((t) => tag(t) === '');
-  return untagged.length > 0 ? untagged : values;
+function languageMap(attribute: Attribute, values: Term[]): { [tag: string]: JsonValue | JsonValue[] } {
+  const byTag = new Map<string, Term[]>();
+  for (const value of values) {
+    const tag = languageOf(value).toLowerCase() || UNTAGGED_KEY;
+    byTag.set(tag, [...(byTag.get(tag) ?? []), value]);
+  }
+  const tags = [...byTag.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(tags.map((tag) => [tag, pick(attribute, byTag.get(tag)!)]));
 }
+
+const languageOf = (term: Term): string => (term.termType === 'Literal' ? term.language : '');

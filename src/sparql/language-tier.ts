@@ -1,21 +1,62 @@
-import type { Expression } from 'sparqljs';
+import type { Expression, Pattern } from 'sparqljs';
+import { type LanguageTier, languageTiers } from '../mapping/language.js';
 import type { Attribute } from '../mapping/model.js';
-import { literal, op } from './ast.js';
+import { XSD_BOOLEAN } from '../rdf/vocabulary.js';
+import { filter, literal, op } from './ast.js';
+
+/** Tier characters, in code point order: a sort key's first character. */
+const TIER_CHARACTERS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /**
  * The tier of a value of a language attribute, as a one-character string that a sort key puts in
  * front of the value's text, so that MIN (or MAX) picks the preferred language first: with
- * `best: 'low'` the most preferred tier is the smallest digit, with `best: 'high'` the largest.
- * The same preference as `shape/` applies when it picks the value a resource shows.
+ * `best: 'low'` the most preferred tier is the smallest character, with `best: 'high'` the
+ * largest. The tiers are `languageTiers` (`mapping/language.ts`), the same list `shape/` follows
+ * when it picks the value a resource shows. Tags compare case-insensitively (`LCASE`, and
+ * `LANGMATCHES`, which ignores case), with standard SPARQL 1.1 functions only, so that Oxigraph
+ * and Virtuoso agree. `language: '*'` has one tier: every value counts alike.
  *
- * @example languageTier(op('lang', variable('k0')), label, 'low') // IF(LANGMATCHES(LANG(?k0), "en"), "0", IF(LANG(?k0) = "", "1", "2"))
+ * A strict attribute's values outside its language get the worst character; its sort key must
+ * also drop them with {@link strictLanguageFilter} in the OPTIONAL that binds the values, so that
+ * a resource without a value in the language has no key (and sorts last), as it shows `null`. A
+ * tier that fails instead does not do it: Oxigraph's MIN is unbound when any value is, and
+ * Virtuoso's CONCAT takes an unbound argument for "".
+ *
+ * @example languageTier(op('lang', variable('k0')), label, 'low')
+ * // language en: IF(LCASE(LANG(?k0)) = "en", "0", IF(LANGMATCHES(LANG(?k0), "en"), "1", IF(LANG(?k0) = "", "2", "3")))
  */
 export function languageTier(lang: Expression, attribute: Attribute, best: 'low' | 'high'): Expression {
-  const [first, last] = best === 'low' ? ['0', '2'] : ['2', '0'];
-  return op(
-    'if',
-    op('langmatches', lang, literal(attribute.language ?? '*')),
-    literal(first),
-    op('if', op('=', lang, literal('')), literal('1'), literal(last)),
-  );
+  const tiers = languageTiers(attribute);
+  // Strict tiers need one more character, for the values none of them takes.
+  const count = tiers.at(-1)?.kind === 'any' ? tiers.length : tiers.length + 1;
+  const character = (index: number) => literal(TIER_CHARACTERS[best === 'low' ? index : count - 1 - index]!);
+  let expression: Expression = character(count - 1);
+  for (let index = count - 2; index >= 0; index--)
+    expression = op('if', tierTest(lang, tiers[index]!), character(index), expression);
+  return expression;
+}
+
+/**
+ * For a strict language attribute, the FILTER that keeps only the values in its language
+ * (`LANGMATCHES(LANG(?k0), "de")`), to go inside the OPTIONAL that binds them; none otherwise.
+ *
+ * @example strictLanguageFilter(variable('k0'), { language: 'de', strictLanguage: true, … }) // [FILTER(LANGMATCHES(LANG(?k0), "de"))]
+ */
+export function strictLanguageFilter(value: Expression, attribute: Attribute): Pattern[] {
+  if (!attribute.strictLanguage) return [];
+  const range = languageTiers(attribute).find((tier) => tier.kind === 'range');
+  return range === undefined ? [] : [filter(tierTest(op('lang', value), range))];
+}
+
+function tierTest(lang: Expression, tier: LanguageTier): Expression {
+  switch (tier.kind) {
+    case 'exact':
+      return op('=', op('lcase', lang), literal(tier.tag));
+    case 'range':
+      return op('langmatches', lang, literal(tier.range));
+    case 'untagged':
+      return op('=', lang, literal(''));
+    case 'any':
+      return literal('true', XSD_BOOLEAN);
+  }
 }

@@ -237,6 +237,29 @@ describe('compileMapping', () => {
     });
   });
 
+  it('compiles language choices: a tag (lowercased), strictLanguage, and * (which sorts as multi-valued)', () => {
+    const raw = base();
+    raw.types.concepts.attributes = {
+      label: { predicate: 'skos:prefLabel', language: 'pt-BR' },
+      strict: { predicate: 'skos:prefLabel', language: 'de', strictLanguage: true },
+      loose: { predicate: 'skos:prefLabel', language: 'de', strictLanguage: false },
+      labels: { predicate: 'skos:prefLabel', language: '*' },
+    };
+    raw.types.concepts.defaultSort = ['-labels'];
+    const concepts = compileMapping(raw, 'test.yaml').types.get('concepts')!;
+    const label = { name: 'label', predicate: `${SKOS}prefLabel`, many: false };
+    expect(concepts.attributes.get('label')).toEqual({ ...label, language: 'pt-br' });
+    expect(concepts.attributes.get('strict')).toEqual({
+      ...label,
+      name: 'strict',
+      language: 'de',
+      strictLanguage: true,
+    });
+    expect(concepts.attributes.get('loose')).toEqual({ ...label, name: 'loose', language: 'de' });
+    expect(concepts.attributes.get('labels')).toEqual({ ...label, name: 'labels', language: '*' });
+    expect(concepts.defaultSort).toMatchObject([{ field: 'labels', descending: true, path: { multiValued: true } }]);
+  });
+
   it.each<{ name: string; change: (m: any) => void; path: string; expected: RegExp[] }>([
     {
       name: 'unknown relationship target',
@@ -428,6 +451,30 @@ describe('compileMapping', () => {
       change: (m) => (m.types.concepts.attributes.label.language = 'en_US'),
       path: 'types.concepts.attributes.label.language',
       expected: [/expected a language tag such as en or pt-BR/],
+    },
+    {
+      name: 'strictLanguage without a language',
+      change: (m) => (m.types.concepts.attributes.label = { predicate: 'skos:prefLabel', strictLanguage: true }),
+      path: 'types.concepts.attributes.label.strictLanguage',
+      expected: [/needs a language tag \(language: de\), not no language/],
+    },
+    {
+      name: "strictLanguage with language '*'",
+      change: (m) => Object.assign(m.types.concepts.attributes.label, { language: '*', strictLanguage: false }),
+      path: 'types.concepts.attributes.label.strictLanguage',
+      expected: [/needs a language tag \(language: de\), not '\*'/],
+    },
+    {
+      name: 'strictLanguage not a boolean',
+      change: (m) => (m.types.concepts.attributes.label.strictLanguage = 'yes'),
+      path: 'types.concepts.attributes.label',
+      expected: [/language\?, strictLanguage\?, many\?/],
+    },
+    {
+      name: "language '**'",
+      change: (m) => (m.types.concepts.attributes.label.language = '**'),
+      path: 'types.concepts.attributes.label.language',
+      expected: [/expected a language tag such as en or pt-BR, or '\*'/],
     },
     {
       name: 'defaultSort naming an unknown field',
