@@ -1,12 +1,14 @@
 import rdf from '@rdfjs/data-model';
-import type { Term } from '@rdfjs/types';
+import type { Literal, Term } from '@rdfjs/types';
 import { iriToId } from '../mapping/ids.js';
 import type { ResourceType, SortKey } from '../mapping/model.js';
+import { XSD_DOUBLE } from '../rdf/vocabulary.js';
 import type { KeyValue } from '../request/cursor.js';
 import type { Member } from '../shape/resource-objects.js';
+import { exactVariable } from '../sparql/fetch-query.js';
 import { INCLUDE_VARIABLES } from '../sparql/include-query.js';
 import { idVariable } from '../sparql/members.js';
-import { keyVariable } from '../sparql/sort-clauses.js';
+import { exactKeyVariable, keyVariable } from '../sparql/sort-clauses.js';
 import { type Row, StoreError } from '../store/store.js';
 
 /*
@@ -46,12 +48,12 @@ export function membersOf(type: ResourceType, rows: readonly Row[], hasParent: b
  */
 export function groupValues(rows: readonly Row[]): Map<string, FieldValues> {
   const bySubject = new Map<string, FieldValues>();
-  for (const { s, f, o } of rows) {
+  for (const { s, f, o, o_exact } of rows) {
     const subject = resource(s, 's');
     if (subject === undefined) throw missing('?s');
     let fields = bySubject.get(subject);
     if (!fields) bySubject.set(subject, (fields = new Map()));
-    if (f && o) addValue(fields, fieldName(f), o);
+    if (f && o) addValue(fields, fieldName(f), o.termType === 'Literal' ? exactDouble(o, o_exact) : o);
   }
   return bySubject;
 }
@@ -68,7 +70,11 @@ export function rowKeyValues(sort: readonly SortKey[], row: Row): KeyValue[] {
     if (key.path.end === 'id') return [];
     const term = row[keyVariable(i).value];
     if (term?.termType === 'Literal')
-      return [key.path.end.language !== undefined ? rdf.literal(term.value.slice(1)) : term];
+      return [
+        key.path.end.language !== undefined
+          ? rdf.literal(term.value.slice(1))
+          : exactDouble(term, row[exactKeyVariable(i).value]),
+      ];
     return [term?.termType === 'NamedNode' ? term : null];
   });
 }
@@ -81,6 +87,7 @@ export interface BranchRows {
 
 const { branch: N, source: SRC, target: T, field: F, value: O } = INCLUDE_VARIABLES;
 const T_ID = idVariable(T);
+const O_EXACT = exactVariable(O);
 
 /**
  * Reads the rows of an include query (`?n ?src ?t ?t_id ?f ?o`, see `sparql/include-query.ts`)
@@ -105,7 +112,8 @@ export function readIncludeRows(rows: readonly Row[], targetTypes: readonly Reso
     let fields = values.get(target);
     if (!fields) values.set(target, (fields = new Map()));
     const [field, value] = [row[F.value], row[O.value]];
-    if (field && value) addValue(fields, fieldName(field), value);
+    if (field && value)
+      addValue(fields, fieldName(field), value.termType === 'Literal' ? exactDouble(value, row[O_EXACT.value]) : value);
   }
   return found;
 }
@@ -124,6 +132,20 @@ export function countValue(row: Row | undefined, variable: string): number {
   const count = Number(term.value);
   if (term.termType !== 'Literal' || !Number.isSafeInteger(count) || count < 0) throw unexpected(`?${variable}`, term);
   return count;
+}
+
+/**
+ * A double as the store holds it, from the exact text a query projected beside it
+ * (`sparql/comparable.ts` exactDoubleText: the store's STR() and the remainder): Virtuoso's JSON
+ * gives a double 6 significant digits. Any other term, or text that is not two numbers, is kept.
+ *
+ * @example exactDouble(literal('1.20893e+24', xsdDouble), literal('1.208925819614629e+24 134217728')) // "1.2089258196146292e+24"^^xsd:double
+ */
+export function exactDouble(term: Literal, exact: Term | undefined): Literal {
+  if (exact?.termType !== 'Literal' || term.datatype.value !== XSD_DOUBLE) return term;
+  const [text, rest] = exact.value.split(' ').map(Number);
+  const value = text! + rest!;
+  return Number.isFinite(value) ? rdf.literal(String(value), term.datatype) : term;
 }
 
 /** The IRI of a variable that must hold a resource; undefined when unbound. */

@@ -9,6 +9,7 @@ export const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 export const XSD_STRING = `${XSD}string`;
 export const XSD_BOOLEAN = `${XSD}boolean`;
 export const XSD_DECIMAL = `${XSD}decimal`;
+export const XSD_DOUBLE = `${XSD}double`;
 export const RDF_TYPE = `${RDF}type`;
 export const RDF_LANG_STRING = `${RDF}langString`;
 

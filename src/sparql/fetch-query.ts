@@ -1,7 +1,8 @@
-import type { Pattern, SelectQuery, VariableTerm } from 'sparqljs';
+import type { Pattern, SelectQuery, VariableExpression, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
 import { bgp, iri, literal, optional, triple, values, variable } from './ast.js';
+import { exactDoubleText } from './comparable.js';
 import { lookupPatterns } from './members.js';
 
 /** Whose attributes to fetch: known member IRIs (from a list query), or one request id to look up. */
@@ -34,7 +35,7 @@ export function buildFetchQuery(
           ...lookupPatterns(type, subjects.lookup, S),
           ...(attributeValues.length > 0 ? [optional(...attributeValues)] : []),
         ];
-  return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [S, F, O], where };
+  return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [S, F, O, exactValue(O)], where };
 }
 
 /**
@@ -50,4 +51,12 @@ export function attributePatterns(
 ): Pattern[] {
   const fields = attributes.map((a) => ({ p: iri(a.predicate), f: literal(a.name) }));
   return fields.length > 0 ? [values(fields), bgp(triple(subject, P, object))] : [];
+}
+
+/** The variable holding the exact text of a double value `?o` (see `comparable.ts`), as `?o_exact`. */
+export const exactVariable = (value: VariableTerm): VariableTerm => variable(`${value.value}_exact`);
+
+/** `(… AS ?o_exact)`: the exact text of `value` when it is a number, read for doubles by `execute/rows.ts`. */
+export function exactValue(value: VariableTerm): VariableExpression {
+  return { expression: exactDoubleText(value), variable: exactVariable(value) };
 }

@@ -4,6 +4,7 @@ import type { Mapping, ResourceType } from '../mapping/model.js';
 import type { FilterPath } from '../request/filter-path.js';
 import type { Filter } from '../request/parse-filter.js';
 import { bgp, filter, iri, literal, op, str, triple, values, variable } from './ast.js';
+import { compareNumber, textConstant, valueOrder } from './comparable.js';
 import { idVariable, memberPatterns } from './members.js';
 
 const COMPARE: Record<'eq' | 'lt' | 'lte' | 'gt' | 'gte', string> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
@@ -73,22 +74,34 @@ function filterCondition(mapping: Mapping, f: Filter, subject: VariableTerm, nam
     case 'typed': {
       const { patterns, end } = walk(mapping, f.path, subject, name);
       // Text compares STR(): "x", "x"^^xsd:string and "x"@en are one text (Virtuoso keeps the
-      // first two apart). Typed values are read as the filter's datatype, so that plain literals
-      // of an attribute whose mapping gives a datatype compare too.
-      const read: Expression = f.kind === 'text' ? str(end) : op('strdt', str(end), iri(f.values[0]!.datatype));
-      const terms =
-        f.kind === 'text' ? f.values.map((v) => literal(v)) : f.values.map((v) => literal(v.lexical, v.datatype));
+      // first two apart). Numbers compare as comparable.ts reads them. Other typed values are read
+      // as the filter's datatype, so that plain literals of an attribute whose mapping gives a
+      // datatype compare too.
       const operator = f.operator === 'ne' ? 'eq' : f.operator;
-      const test: Expression =
-        operator === 'contains' || operator === 'starts-with'
-          ? anyOf(
-              terms.map((term) =>
-                op(operator === 'contains' ? 'contains' : 'strstarts', op('lcase', read), op('lcase', term)),
-              ),
-            )
-          : operator === 'eq'
-            ? op('in', read, terms)
-            : op(COMPARE[operator], read, terms[0]!);
+      let test: Expression;
+      if (f.kind === 'text') {
+        const read = str(end);
+        const terms = f.values.map((v) => textConstant(v));
+        test =
+          operator === 'contains' || operator === 'starts-with'
+            ? anyOf(
+                terms.map((term) =>
+                  op(operator === 'contains' ? 'contains' : 'strstarts', op('lcase', read), op('lcase', term)),
+                ),
+              )
+            : operator === 'eq'
+              ? op('in', read, terms)
+              : op(COMPARE[operator], read, terms[0]!);
+      } else if (valueOrder(f.path.attribute) === 'number' && operator !== 'contains' && operator !== 'starts-with') {
+        const compare = (lexical: string) =>
+          compareNumber(f.path.attribute, end, COMPARE[operator] as '=' | '<' | '<=' | '>' | '>=', lexical);
+        test = anyOf(f.values.map((v) => compare(v.lexical)));
+      } else {
+        const read = op('strdt', str(end), iri(f.values[0]!.datatype));
+        const terms = f.values.map((v) => literal(v.lexical, v.datatype));
+        test =
+          operator === 'eq' ? op('in', read, terms) : op(COMPARE[operator as keyof typeof COMPARE], read, terms[0]!);
+      }
       return { keep: f.operator !== 'ne', patterns: [...patterns, filter(test)] };
     }
   }

@@ -1,7 +1,7 @@
 import type { GroupPattern, Pattern, SelectQuery, UnionPattern } from 'sparqljs';
 import type { Attribute, Relationship, ResourceType } from '../mapping/model.js';
 import { bgp, integer, iri, optional, triple, values, variable } from './ast.js';
-import { attributePatterns } from './fetch-query.js';
+import { attributePatterns, exactValue } from './fetch-query.js';
 import { idVariable, memberPatterns } from './members.js';
 
 /** One relationship to follow in an include query, from known source resources. */
@@ -39,7 +39,13 @@ export function buildIncludeQuery(branches: readonly IncludeBranch[]): SelectQue
   const groups: GroupPattern[] = branches.map((b, n) => ({ type: 'group', patterns: branchPatterns(b, n) }));
   const where: Pattern[] =
     groups.length === 1 ? groups[0]!.patterns : [{ type: 'union', patterns: groups } satisfies UnionPattern];
-  return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [N, SRC, T, idVariable(T), F, O], where };
+  return {
+    type: 'query',
+    queryType: 'SELECT',
+    prefixes: {},
+    variables: [N, SRC, T, idVariable(T), F, O, exactValue(O)],
+    where,
+  };
 }
 
 function branchPatterns({ relationship, target, sources, attributes }: IncludeBranch, n: number): Pattern[] {

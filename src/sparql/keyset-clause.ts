@@ -2,7 +2,8 @@ import type { Literal, NamedNode } from '@rdfjs/types';
 import type { Expression, Ordering, VariableExpression } from 'sparqljs';
 import { XSD_BOOLEAN, XSD_STRING } from '../rdf/vocabulary.js';
 import type { Cursor, KeyValue } from '../request/cursor.js';
-import { integer, iri, literal, op, str } from './ast.js';
+import { integer, literal, op, str } from './ast.js';
+import { textConstant as text } from './comparable.js';
 import type { KeyExpression } from './sort-clauses.js';
 
 /**
@@ -88,15 +89,6 @@ function compare(operator: '<' | '>', expression: Expression, value: Literal | N
     return truth ? op('!', expression) : false;
   }
   return op(operator, expression, value);
-}
-
-/**
- * A string constant to compare text with. Virtuoso compares stored text with a constant that has
- * non-ASCII characters wrongly (`STR("É…") < "É…"` holds), unless the constant is built as it
- * builds stored text: STR(STRDT(…, xsd:string)), which is the same string in SPARQL.
- */
-function text(value: string): Expression {
-  return /^[\x00-\x7f]*$/.test(value) ? literal(value) : str(op('strdt', literal(value), iri(XSD_STRING)));
 }
 
 function or(a: Expression | false, b: Expression): Expression;

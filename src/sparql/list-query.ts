@@ -54,7 +54,8 @@ export function buildListQuery(mapping: Mapping, request: ListRequest, window?: 
     where,
     group: projected.map((expression) => ({ expression })),
   };
-  const outer = keyset ? [...projected, ...sort.aggregates.map((a) => a.variable)] : projected;
+  const exact = sort.keys.flatMap((key) => (key.exact ? [key.exact] : []));
+  const outer = keyset ? [...projected, ...sort.aggregates.map((a) => a.variable), ...exact] : projected;
   return {
     type: 'query',
     queryType: 'SELECT',

@@ -1,7 +1,8 @@
 import type { Expression, Ordering, Pattern, VariableExpression, VariableTerm } from 'sparqljs';
 import type { Mapping, ResourceType, SortKey } from '../mapping/model.js';
-import { bgp, bind, integer, iri, literal, op, optional, str, triple, variable } from './ast.js';
-import { languageTier } from './language-tier.js';
+import { bgp, bind, integer, iri, op, optional, str, triple, variable } from './ast.js';
+import { comparableValue, exactDoubleText, valueOrder } from './comparable.js';
+import { languageTier, strictLanguageFilter } from './language-tier.js';
 import { idVariable, memberPatterns } from './members.js';
 
 /** What a list of sort keys adds to a list query. */
@@ -27,10 +28,15 @@ export interface KeyExpression {
   readonly value: Expression;
   readonly descending: boolean;
   readonly missing?: VariableExpression;
+  /** For a number key, its value as exact text (`comparable.ts` exactDoubleText), for cursors. */
+  readonly exact?: VariableExpression;
 }
 
 /** The aggregate holding sort key `i`'s value in each row of a grouped list query. */
 export const keyVariable = (i: number): VariableTerm => variable(`key${i}`);
+
+/** The exact text of number sort key `i` in a keyset list query's rows. */
+export const exactKeyVariable = (i: number): VariableTerm => variable(`key${i}_exact`);
 
 /**
  * The expression a resource's id sorts by. `hex` ids sort like their IRIs (hex of UTF-8 bytes
@@ -83,9 +89,14 @@ export function sortClauses(
       from = to;
     });
     patterns.push(bgp(triple(from, iri(end.predicate), value)));
+    patterns.push(...strictLanguageFilter(value, end)); // a strict language: values in other languages are no key
     const useMax = key.descending && key.path.multiValued;
     clauses.optionals.push(optional(...patterns));
-    let aggregated: Expression = value;
+    const order = valueOrder(end);
+    // What MIN/MAX pick from: the value the key compares by (comparable.ts), or for a language key
+    // a tiered text; `present` is bound when the resource has a value.
+    let aggregated: Expression = comparableValue(end, value);
+    let present = value;
     if (end.language !== undefined) {
       // A language tier digit in front of the text makes MIN/MAX pick the preferred language
       // first; ORDER BY then skips the digit (see the README's sort semantics). The BIND comes
@@ -96,7 +107,7 @@ export function sortClauses(
       clauses.binds.push(
         bind(op('if', op('bound', value), op('concat', tier, str(value)), variable(`none${i}`)), tiered),
       );
-      aggregated = tiered;
+      aggregated = present = tiered;
     }
     const key_ = keyVariable(i);
     clauses.aggregates.push({
@@ -106,7 +117,7 @@ export function sortClauses(
     const compared = end.language !== undefined ? op('substr', key_, integer(2)) : key_;
     clauses.order.push({ expression: op('if', op('bound', key_), integer(0), integer(1)) });
     clauses.order.push({ expression: compared, descending: key.descending });
-    const missing = op('if', op('bound', aggregated), integer(0), integer(1));
+    const missing = op('if', op('bound', present), integer(0), integer(1));
     clauses.keys.push({
       value: compared,
       descending: key.descending,
@@ -114,6 +125,7 @@ export function sortClauses(
         expression: { type: 'aggregate', aggregation: 'min', expression: missing, distinct: false },
         variable: variable(`missing${i}`),
       },
+      ...(order === 'number' && { exact: { expression: exactDoubleText(key_), variable: exactKeyVariable(i) } }),
     });
   });
   return clauses;

@@ -1,0 +1,100 @@
+import type { Expression, VariableTerm } from 'sparqljs';
+import type { Attribute } from '../mapping/model.js';
+import { XSD, XSD_DECIMAL, XSD_DOUBLE, XSD_STRING } from '../rdf/vocabulary.js';
+import { comparisonOf } from '../request/filter-values.js';
+import { iri, literal, op, str } from './ast.js';
+
+/*
+ * How values compare, owned by the server rather than by each store's habits. Engines disagree on
+ * how they order and compare the values SPARQL leaves to them: Virtuoso orders strings it holds in
+ * different internal forms apart (ORDER BY put "G" before " ₭") while its FILTER compares their
+ * text, and Oxigraph cannot compare decimals beyond its range (an error in FILTER, a panic in
+ * ORDER BY). So every comparison, in a sort key, a cursor's keyset FILTER and a filter alike, is
+ * on a value the server chose by the attribute's mapping, one that every engine compares the same:
+ * - numbers (a numeric `datatype`): read from the value's lexical form (see comparableValue);
+ * - booleans, dates and times: as the typed values themselves (both engines follow XPath here);
+ * - everything else (no datatype, xsd:string, a language, other datatypes, IRIs): as text, STR(),
+ *   by Unicode code point.
+ */
+
+/** How an attribute's values compare: see the module comment. */
+export type ValueOrder = 'number' | 'typed' | 'text';
+
+export function valueOrder(attribute: Attribute): ValueOrder {
+  const comparison = comparisonOf(attribute);
+  if (comparison.kind === 'text') return 'text';
+  return NUMERIC.has(comparison.datatype) ? 'number' : 'typed';
+}
+
+/** The datatypes filters compare numbers as (`request/filter-values.ts`: integer subtypes as xsd:integer). */
+const NUMERIC = new Set(['integer', 'decimal', 'double', 'float'].map((name) => XSD + name));
+
+/**
+ * The value `value` of `attribute` compares by in a sort key: a number as the xsd:double its
+ * lexical form reads as, which every engine reads alike (a decimal Oxigraph cannot hold, past 18
+ * decimal places or ±1.7·10^20, still has its text); numbers equal as doubles tie, and ties go to
+ * the id. A value that is no number is an error, so no key. No IF: Virtuoso 7.2 hangs, and then
+ * answers no query at all, on some IF(DATATYPE(?o) = …) over stored values.
+ *
+ * @example comparableValue(budget, variable('k0')) // xsd:double(STR(?k0))
+ */
+export function comparableValue(attribute: Attribute, value: Expression): Expression {
+  const order = valueOrder(attribute);
+  if (order === 'text') return str(value);
+  return order === 'number' ? cast(XSD_DOUBLE, str(value)) : value;
+}
+
+/**
+ * A filter's comparison of a number with a constant: exact, as xsd:decimal, where the engine can
+ * hold the value as one; as xsd:double where it cannot (Oxigraph, see above), so that such a value
+ * is still compared. `dec < c || dbl < c`: the double comparison is strict, and a double below
+ * another's is a decimal below it too, so it only decides when the decimal one is an error. (Not
+ * COALESCE: Virtuoso's gives the double even when the decimal is there.) Attributes typed
+ * xsd:double or xsd:float compare as doubles.
+ *
+ * @example compareNumber(budget, variable('f0'), '>', '1000') // xsd:decimal(STR(?f0)) > 1000 || xsd:double(STR(?f0)) > 1000
+ */
+export function compareNumber(
+  attribute: Attribute,
+  value: Expression,
+  operator: '=' | '<' | '<=' | '>' | '>=',
+  lexical: string,
+): Expression {
+  const double = op(operator, cast(XSD_DOUBLE, str(value)), literal(lexical, XSD_DOUBLE));
+  if (attribute.datatype === XSD_DOUBLE || attribute.datatype === `${XSD}float`) return double;
+  const decimal = op(operator, cast(XSD_DECIMAL, str(value)), literal(lexical, XSD_DECIMAL));
+  const strict = operator === '<=' ? '<' : operator === '>=' ? '>' : undefined;
+  if (strict === undefined) return operator === '=' ? decimal : op('||', decimal, double);
+  return op('||', decimal, op(strict, cast(XSD_DOUBLE, str(value)), literal(lexical, XSD_DOUBLE)));
+}
+
+/**
+ * A double's exact value as text that any engine writes in full: `STR(x)` and, after a space, the
+ * difference between `x` and the double that text reads as. Virtuoso writes a double's value in
+ * SPARQL JSON with 6 significant digits and its STR() with 16, one short of what some doubles need
+ * (2^80 comes back as 1.208925819614629e+24, the double below it); the difference is a small
+ * multiple of the last digit's place, exact in few digits, and the sum of the two is the double
+ * the store holds (`execute/rows.ts` reads it). On other engines the difference is 0. For a value
+ * that is no number it is an error (unbound); readers use it for xsd:double values only.
+ *
+ * @example exactDoubleText(variable('key0')) // CONCAT(STR(?key0), " ", STR(?key0 - xsd:double(STR(?key0))))
+ */
+export function exactDoubleText(x: VariableTerm): Expression {
+  return op('concat', str(x), literal(' '), str(op('-', x, cast(XSD_DOUBLE, str(x)))));
+}
+
+function cast(datatype: string, of: Expression): Expression {
+  return { type: 'functionCall', function: iri(datatype), args: [of], distinct: false };
+}
+
+/**
+ * A string constant to compare text with. Virtuoso compares stored text with a constant that has
+ * non-ASCII characters wrongly (`STR("É…") < "É…"` holds, and `IN ("España")` misses it), unless
+ * the constant is built as it builds stored text: STR(STRDT(…, xsd:string)), which is the same
+ * string in SPARQL.
+ *
+ * @example textConstant('España') // STR(STRDT("España", xsd:string))
+ */
+export function textConstant(value: string): Expression {
+  return /^[\x00-\x7f]*$/.test(value) ? literal(value) : str(op('strdt', literal(value), iri(XSD_STRING)));
+}
