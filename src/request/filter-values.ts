@@ -83,6 +83,22 @@ export function comparisonOf(attribute: Attribute): Comparison {
 }
 
 /**
+ * How an attribute's values compare, in filters, sort keys and the value a resource shows alike
+ * (`sparql/comparable.ts` writes it in SPARQL): `number` for a numeric datatype, `typed` for the
+ * other datatypes of the table above (dates, times, booleans), `text` for the rest.
+ */
+export type ValueOrder = 'number' | 'typed' | 'text';
+
+export function valueOrder(attribute: Attribute): ValueOrder {
+  const comparison = comparisonOf(attribute);
+  if (comparison.kind === 'text') return 'text';
+  return NUMBERS.has(comparison.datatype) ? 'number' : 'typed';
+}
+
+/** The datatypes numbers compare as (integer subtypes as xsd:integer). */
+const NUMBERS = new Set(['integer', 'decimal', 'double', 'float'].map((name) => XSD + name));
+
+/**
  * Checks `text` against the lexical space of a typed comparison's datatype.
  *
  * @example typedValue('http://www.w3.org/2001/XMLSchema#date', '2016-01-01Z') // { lexical: '2016-01-01Z', datatype: xsd:date }

@@ -48,13 +48,16 @@ export function literalToJson(term: Term, datatype?: string): JsonValue {
 }
 
 /**
- * Orders values the way the store's MIN/MAX do for sorting: numbers numerically, the rest by code
- * point (UTF-8 byte order; JavaScript's `<` compares UTF-16 code units, which differs past U+FFFF).
+ * Orders values the way the store's MIN/MAX do for sorting (`sparql/comparable.ts`): with
+ * `numbers` (an attribute with a numeric datatype) by the number each lexical form reads as, a
+ * value that is no number last; otherwise by code point (UTF-8 byte order; JavaScript's `<`
+ * compares UTF-16 code units, which differs past U+FFFF).
  */
-export function compareTerms(a: Term, b: Term): number {
-  const numeric = (t: Term) =>
-    t.termType === 'Literal' && (INTEGER_TYPES.has(t.datatype.value) || DECIMAL_TYPES.has(t.datatype.value));
-  const [x, y] = [Number(a.value), Number(b.value)];
-  if (numeric(a) && numeric(b) && Number.isFinite(x) && Number.isFinite(y)) return x - y;
+export function compareTerms(a: Term, b: Term, numbers = false): number {
+  if (numbers) {
+    const [x, y] = [Number(a.value.trim() || Number.NaN), Number(b.value.trim() || Number.NaN)];
+    if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
+    if (x !== y) return x < y ? -1 : 1;
+  }
   return Buffer.compare(Buffer.from(a.value, 'utf8'), Buffer.from(b.value, 'utf8'));
 }

@@ -1,6 +1,7 @@
 import type { Term } from '@rdfjs/types';
 import { EVERY_LANGUAGE, languageTiers, tierOf, UNTAGGED_KEY } from '../mapping/language.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
+import { valueOrder } from '../request/filter-values.js';
 import { compareTerms, type JsonValue, literalToJson } from './literal-to-json.js';
 
 /** A resource identifier object: what relationship data and linkage documents hold. */
@@ -113,7 +114,8 @@ export function shownValues(attribute: Attribute, values: Term[]): Term[] {
 }
 
 function pick(attribute: Attribute, values: Term[]): JsonValue | JsonValue[] {
-  const sorted = [...values].sort(compareTerms);
+  const numbers = valueOrder(attribute) === 'number';
+  const sorted = [...values].sort((a, b) => compareTerms(a, b, numbers));
   if (attribute.many) return sorted.map((term) => literalToJson(term, attribute.datatype));
   return sorted[0] === undefined ? null : literalToJson(sorted[0], attribute.datatype);
 }

@@ -1,7 +1,7 @@
 import type { Expression, VariableTerm } from 'sparqljs';
 import type { Attribute } from '../mapping/model.js';
 import { XSD, XSD_DECIMAL, XSD_DOUBLE, XSD_STRING } from '../rdf/vocabulary.js';
-import { comparisonOf } from '../request/filter-values.js';
+import { valueOrder } from '../request/filter-values.js';
 import { iri, literal, op, str } from './ast.js';
 
 /*
@@ -16,18 +16,6 @@ import { iri, literal, op, str } from './ast.js';
  * - everything else (no datatype, xsd:string, a language, other datatypes, IRIs): as text, STR(),
  *   by Unicode code point.
  */
-
-/** How an attribute's values compare: see the module comment. */
-export type ValueOrder = 'number' | 'typed' | 'text';
-
-export function valueOrder(attribute: Attribute): ValueOrder {
-  const comparison = comparisonOf(attribute);
-  if (comparison.kind === 'text') return 'text';
-  return NUMERIC.has(comparison.datatype) ? 'number' : 'typed';
-}
-
-/** The datatypes filters compare numbers as (`request/filter-values.ts`: integer subtypes as xsd:integer). */
-const NUMERIC = new Set(['integer', 'decimal', 'double', 'float'].map((name) => XSD + name));
 
 /**
  * The value `value` of `attribute` compares by in a sort key: a number as the xsd:double its

@@ -2,9 +2,10 @@ import type { Expression, Pattern, SelectQuery, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { Mapping, ResourceType } from '../mapping/model.js';
 import type { FilterPath } from '../request/filter-path.js';
+import { valueOrder } from '../request/filter-values.js';
 import type { Filter } from '../request/parse-filter.js';
 import { bgp, filter, iri, literal, op, str, triple, values, variable } from './ast.js';
-import { compareNumber, textConstant, valueOrder } from './comparable.js';
+import { compareNumber, textConstant } from './comparable.js';
 import { idVariable, memberPatterns } from './members.js';
 
 const COMPARE: Record<'eq' | 'lt' | 'lte' | 'gt' | 'gte', string> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };

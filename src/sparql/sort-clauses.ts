@@ -1,7 +1,8 @@
 import type { Expression, Ordering, Pattern, VariableExpression, VariableTerm } from 'sparqljs';
 import type { Mapping, ResourceType, SortKey } from '../mapping/model.js';
+import { valueOrder } from '../request/filter-values.js';
 import { bgp, bind, integer, iri, op, optional, str, triple, variable } from './ast.js';
-import { comparableValue, exactDoubleText, valueOrder } from './comparable.js';
+import { comparableValue, exactDoubleText } from './comparable.js';
 import { languageTier, strictLanguageFilter } from './language-tier.js';
 import { idVariable, memberPatterns } from './members.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonOf, splitValues, typedValue } from '../../../src/request/filter-values.js';
+import type { Attribute } from '../../../src/mapping/model.js';
+import { comparisonOf, splitValues, typedValue, valueOrder } from '../../../src/request/filter-values.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
@@ -66,5 +67,32 @@ describe('filter values: typedValue, comparisonOf, splitValues', () => {
     ['a\\', ['a\\']],
   ])('splitValues(%j) = %j', (raw, expected) => {
     expect(splitValues(raw)).toEqual(expected);
+  });
+});
+
+const attribute = (datatype?: string): Attribute => ({
+  name: 'a',
+  predicate: 'http://example.org/a',
+  many: false,
+  ...(datatype && { datatype: XSD + datatype }),
+});
+
+describe('valueOrder', () => {
+  it.each([
+    [undefined, 'text'],
+    ['string', 'text'],
+    ['anyURI', 'text'],
+    ['integer', 'number'],
+    ['int', 'number'],
+    ['decimal', 'number'],
+    ['double', 'number'],
+    ['float', 'number'],
+    ['date', 'typed'],
+    ['boolean', 'typed'],
+  ])('an attribute typed %s compares as %s', (datatype, order) => {
+    expect(valueOrder(attribute(datatype))).toBe(order);
+  });
+  it('an attribute with a language compares as text, whatever its datatype', () => {
+    expect(valueOrder({ ...attribute('decimal'), language: 'en' })).toBe('text');
   });
 });

@@ -125,36 +125,38 @@ describe('literalToJson', () => {
 });
 
 describe('compareTerms', () => {
-  const sign = (a: Term, b: Term) => Math.sign(compareTerms(a, b));
+  const sign = (a: Term, b: Term, numbers: boolean) => Math.sign(compareTerms(a, b, numbers));
   it.each([
-    // numbers numerically
-    { a: typed('9', 'integer'), b: typed('10', 'integer'), expected: -1 },
-    { a: typed('10', 'integer'), b: typed('9', 'integer'), expected: 1 },
-    { a: typed('-2', 'integer'), b: typed('1', 'integer'), expected: -1 },
-    { a: typed('2.5', 'decimal'), b: typed('10', 'integer'), expected: -1 },
-    { a: typed('1e3', 'double'), b: typed('999', 'integer'), expected: 1 },
-    { a: typed('10', 'integer'), b: typed('10.0', 'decimal'), expected: 0 },
-    // strings by code point
-    { a: rdf.literal('9'), b: rdf.literal('10'), expected: 1 },
-    { a: rdf.literal('Z'), b: rdf.literal('a'), expected: -1 },
-    { a: rdf.literal('a'), b: rdf.literal('É'), expected: -1 },
-    { a: rdf.literal('Z'), b: rdf.literal('É'), expected: -1 },
-    { a: rdf.literal('É'), b: rdf.literal('a'), expected: 1 },
-    { a: rdf.literal('ab'), b: rdf.literal('a'), expected: 1 },
-    { a: rdf.literal('same'), b: rdf.literal('same'), expected: 0 },
+    // an attribute with a numeric datatype: by the number each lexical form reads as
+    { a: typed('9', 'integer'), b: typed('10', 'integer'), numbers: true, expected: -1 },
+    { a: typed('10', 'integer'), b: typed('9', 'integer'), numbers: true, expected: 1 },
+    { a: typed('-2', 'integer'), b: typed('1', 'integer'), numbers: true, expected: -1 },
+    { a: typed('2.5', 'decimal'), b: typed('10', 'integer'), numbers: true, expected: -1 },
+    { a: typed('1e3', 'double'), b: typed('999', 'integer'), numbers: true, expected: 1 },
+    { a: rdf.literal('9'), b: rdf.literal('10'), numbers: true, expected: -1 },
+    { a: rdf.literal('n/a'), b: typed('10', 'integer'), numbers: true, expected: 1 },
+    // equal numbers: by code point, so the order is total
+    { a: typed('10', 'integer'), b: typed('10.0', 'decimal'), numbers: true, expected: -1 },
+    // any other attribute: by code point, typed numbers too
+    { a: typed('9', 'integer'), b: typed('10', 'integer'), numbers: false, expected: 1 },
+    { a: rdf.literal('9'), b: rdf.literal('10'), numbers: false, expected: 1 },
+    { a: rdf.literal('Z'), b: rdf.literal('a'), numbers: false, expected: -1 },
+    { a: rdf.literal('a'), b: rdf.literal('É'), numbers: false, expected: -1 },
+    { a: rdf.literal('Z'), b: rdf.literal('É'), numbers: false, expected: -1 },
+    { a: rdf.literal('É'), b: rdf.literal('a'), numbers: false, expected: 1 },
+    { a: rdf.literal('ab'), b: rdf.literal('a'), numbers: false, expected: 1 },
+    { a: rdf.literal('same'), b: rdf.literal('same'), numbers: false, expected: 0 },
     // past U+FFFF: U+1F600 comes after U+FF5A by code point (UTF-16 code units say otherwise)
-    { a: rdf.literal('\u{1F600}'), b: rdf.literal('\uFF5A'), expected: 1 },
-    { a: rdf.literal('\uFF5A'), b: rdf.literal('\u{1F600}'), expected: -1 },
-    // a number and a string compare as text
-    { a: typed('10', 'integer'), b: rdf.literal('9'), expected: -1 },
-  ])('$a.value vs $b.value → $expected', ({ a, b, expected }) => {
-    expect(sign(a, b)).toBe(expected);
+    { a: rdf.literal('\u{1F600}'), b: rdf.literal('\uFF5A'), numbers: false, expected: 1 },
+    { a: rdf.literal('\uFF5A'), b: rdf.literal('\u{1F600}'), numbers: false, expected: -1 },
+  ])('$a.value vs $b.value (numbers: $numbers) → $expected', ({ a, b, numbers, expected }) => {
+    expect(sign(a, b, numbers)).toBe(expected);
   });
 
-  it('sorts integers numerically and text by code point', () => {
+  it('sorts numbers numerically and text by code point', () => {
     const numbers = ['10', '9', '100', '-1'].map((v) => typed(v, 'integer'));
-    expect([...numbers].sort(compareTerms).map((t) => t.value)).toEqual(['-1', '9', '10', '100']);
+    expect([...numbers].sort((a, b) => compareTerms(a, b, true)).map((t) => t.value)).toEqual(['-1', '9', '10', '100']);
     const words = ['é', 'a', 'Z', 'É', 'z'].map((v) => rdf.literal(v));
-    expect([...words].sort(compareTerms).map((t) => t.value)).toEqual(['Z', 'a', 'z', 'É', 'é']);
+    expect([...words].sort((a, b) => compareTerms(a, b)).map((t) => t.value)).toEqual(['Z', 'a', 'z', 'É', 'é']);
   });
 });

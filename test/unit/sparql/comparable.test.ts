@@ -6,13 +6,7 @@ import { exactDouble } from '../../../src/execute/rows.js';
 import type { Attribute } from '../../../src/mapping/model.js';
 import { XSD, XSD_DOUBLE } from '../../../src/rdf/vocabulary.js';
 import { literal, variable } from '../../../src/sparql/ast.js';
-import {
-  comparableValue,
-  compareNumber,
-  exactDoubleText,
-  textConstant,
-  valueOrder,
-} from '../../../src/sparql/comparable.js';
+import { comparableValue, compareNumber, exactDoubleText, textConstant } from '../../../src/sparql/comparable.js';
 import { toText } from '../../../src/sparql/to-text.js';
 
 /*
@@ -59,26 +53,6 @@ function compareDecimals(a: string, b: string): number {
   const diff = big(x) - big(y);
   return diff === 0n ? 0 : diff > 0n ? 1 : -1;
 }
-
-describe('valueOrder', () => {
-  it.each([
-    [undefined, 'text'],
-    ['string', 'text'],
-    ['anyURI', 'text'],
-    ['integer', 'number'],
-    ['int', 'number'],
-    ['decimal', 'number'],
-    ['double', 'number'],
-    ['float', 'number'],
-    ['date', 'typed'],
-    ['boolean', 'typed'],
-  ])('an attribute typed %s compares as %s', (datatype, order) => {
-    expect(valueOrder(attribute(datatype))).toBe(order);
-  });
-  it('an attribute with a language compares as text, whatever its datatype', () => {
-    expect(valueOrder({ ...attribute('decimal'), language: 'en' })).toBe('text');
-  });
-});
 
 describe('comparableValue', () => {
   it.each([
