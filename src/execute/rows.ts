@@ -144,7 +144,12 @@ export function countValue(row: Row | undefined, variable: string): number {
 export function exactDouble(term: Literal, exact: Term | undefined): Literal {
   if (exact?.termType !== 'Literal' || term.datatype.value !== XSD_DOUBLE) return term;
   const [text, rest] = exact.value.split(' ').map(Number);
-  const value = text! + rest!;
+  // The largest doubles' 16 digits round past the largest double (1.797693134862316e+308): the
+  // store's value is finite, so it is the largest one.
+  const value =
+    Math.abs(text!) === Infinity && Number.isFinite(Number(term.value))
+      ? Math.sign(text!) * Number.MAX_VALUE
+      : text! + rest!;
   return Number.isFinite(value) ? rdf.literal(String(value), term.datatype) : term;
 }
 

@@ -18,27 +18,31 @@ import { iri, literal, op, str } from './ast.js';
  */
 
 /**
- * The value `value` of `attribute` compares by in a sort key: a number as the xsd:double its
- * lexical form reads as, which every engine reads alike (a decimal Oxigraph cannot hold, past 18
- * decimal places or ±1.7·10^20, still has its text); numbers equal as doubles tie, and ties go to
- * the id. A value that is no number is an error, so no key. No IF: Virtuoso 7.2 hangs, and then
- * answers no query at all, on some IF(DATATYPE(?o) = …) over stored values.
+ * The value `value` of `attribute` compares by in a sort key: a number as an xsd:double, which
+ * every engine orders alike; numbers equal as doubles tie, and ties go to the id. An attribute
+ * typed xsd:double or xsd:float casts the value itself (Virtuoso's STR() of a double has 16
+ * digits, one short of some doubles); others cast the value's text, which every engine reads into
+ * the same double, also for a decimal one engine cannot hold (Oxigraph, past 18 decimal places or
+ * ±1.7·10^20) and for plain literals the mapping types. A value that is no number is an error,
+ * so no key. No IF: Virtuoso 7.2 hangs, and then answers no query at all, on some
+ * IF(DATATYPE(?o) = …) over stored values.
  *
  * @example comparableValue(budget, variable('k0')) // xsd:double(STR(?k0))
  */
 export function comparableValue(attribute: Attribute, value: Expression): Expression {
   const order = valueOrder(attribute);
   if (order === 'text') return str(value);
-  return order === 'number' ? cast(XSD_DOUBLE, str(value)) : value;
+  return order === 'number' ? asDouble(attribute, value) : value;
 }
 
 /**
- * A filter's comparison of a number with a constant: exact, as xsd:decimal, where the engine can
- * hold the value as one; as xsd:double where it cannot (Oxigraph, see above), so that such a value
- * is still compared. `dec < c || dbl < c`: the double comparison is strict, and a double below
- * another's is a decimal below it too, so it only decides when the decimal one is an error. (Not
- * COALESCE: Virtuoso's gives the double even when the decimal is there.) Attributes typed
- * xsd:double or xsd:float compare as doubles.
+ * A filter's comparison of a number with a constant (a decimal or double lexical form): exact, as
+ * xsd:decimal, when the constant is a decimal both engines hold (at most 18 decimal places, under
+ * 10^20) and the value is one the engine holds as a decimal; as xsd:double otherwise, on every
+ * engine alike. `dec < c || dbl < c`: the double comparison is strict, and a double below
+ * another's is a decimal below it too, so it only decides when the decimal one is an error (a
+ * value past Oxigraph's range). Not COALESCE: Virtuoso's gives the double even when the decimal
+ * is there. Attributes typed xsd:double or xsd:float compare as doubles.
  *
  * @example compareNumber(budget, variable('f0'), '>', '1000') // xsd:decimal(STR(?f0)) > 1000 || xsd:double(STR(?f0)) > 1000
  */
@@ -48,12 +52,21 @@ export function compareNumber(
   operator: '=' | '<' | '<=' | '>' | '>=',
   lexical: string,
 ): Expression {
-  const double = op(operator, cast(XSD_DOUBLE, str(value)), literal(lexical, XSD_DOUBLE));
-  if (attribute.datatype === XSD_DOUBLE || attribute.datatype === `${XSD}float`) return double;
+  const double = (o: string) => op(o, asDouble(attribute, value), literal(lexical, XSD_DOUBLE));
+  if (isDoubleTyped(attribute) || !EXACT_DECIMAL.test(lexical)) return double(operator);
   const decimal = op(operator, cast(XSD_DECIMAL, str(value)), literal(lexical, XSD_DECIMAL));
-  const strict = operator === '<=' ? '<' : operator === '>=' ? '>' : undefined;
-  if (strict === undefined) return operator === '=' ? decimal : op('||', decimal, double);
-  return op('||', decimal, op(strict, cast(XSD_DOUBLE, str(value)), literal(lexical, XSD_DOUBLE)));
+  if (operator === '=') return decimal;
+  return op('||', decimal, double(operator === '<=' ? '<' : operator === '>=' ? '>' : operator));
+}
+
+/** A decimal lexical form every engine holds exactly: under 10^20, at most 18 decimal places. */
+const EXACT_DECIMAL = /^[+-]?0*\d{0,20}(?:\.\d{0,18})?$/;
+
+const isDoubleTyped = (attribute: Attribute) =>
+  attribute.datatype === XSD_DOUBLE || attribute.datatype === `${XSD}float`;
+
+function asDouble(attribute: Attribute, value: Expression): Expression {
+  return cast(XSD_DOUBLE, isDoubleTyped(attribute) ? value : str(value));
 }
 
 /**

@@ -83,9 +83,10 @@ describe('compareNumber', () => {
     '3600.0',
     '-2.5',
     '0.1',
-    '5545177444479562475.3378569716654', // beyond Oxigraph's decimals
+    '5545177444479562475.3378569716654',
+    '1000000000000000000000', // beyond Oxigraph's decimals
   ];
-  const constants = ['90071992547409930', '3600', '0.1', '5545177444479562475.3378569716653', '-3'];
+  const constants = ['90071992547409930', '3600', '0.1', '5545177444479562475.3378569716653', '-3', '1000000000000000000000'];
   const operators = ['=', '<', '<=', '>', '>='] as const;
   const holds = {
     '=': (c: number) => c === 0,
@@ -135,6 +136,13 @@ describe('exactDoubleText and exactDouble', () => {
       rdf.literal('1.208925819614629e+24 134217728'),
     );
     expect(Number(read.value)).toBe(2 ** 80);
+  });
+  it('reads the largest double, whose 16 digits overflow, as the largest double', () => {
+    const read = exactDouble(
+      rdf.literal('1.79769e+308', rdf.namedNode(XSD_DOUBLE)),
+      rdf.literal('1.797693134862316e+308 -inf'),
+    );
+    expect(Number(read.value)).toBe(Number.MAX_VALUE);
   });
   it('keeps every other term as it is', () => {
     const decimal = rdf.literal('0.1', rdf.namedNode(`${XSD}decimal`));
