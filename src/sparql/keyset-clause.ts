@@ -27,13 +27,14 @@ export type Side = 'after' | 'before';
 /**
  * The FILTER expression that keeps the resources on one side of a cursor, in exactly the order
  * ORDER BY gives them: per key, missing last, then the value (ascending or descending); then the
- * id ascending. It is the lexicographic comparison of the row's tuple with the cursor's, as a
- * chain of IFs: the first key on which the row is later or earlier than the cursor decides, and a
- * row that is neither ties on it, as ORDER BY ties too (no `=`). Not `||`/`&&`: Virtuoso 7.2 drops
- * rows that pass such a FILTER over a grouped sub-select (a walk over 240 items lost one).
+ * id ascending. It is the lexicographic comparison of the row's tuple with the cursor's, written
+ * without `=`: a row ties on a key when it is neither before nor after the cursor on it, which is
+ * how ORDER BY ties too. Over a grouped list query every operand must be an aggregate (the id
+ * too, `list-query.ts`): Virtuoso 7.2 drops rows that pass an `||` mixing a grouped variable with
+ * aggregates (a walk over 240 items lost one), and fails to compile an IF chain instead.
  *
  * @example keysetExpression(sortClauses(mapping, type, sort, SUBJECT).keys, idSortExpression(type, SUBJECT), cursor, 'after')
- * // IF(?missing0 = 1, true, IF(?key0 < "2016-01-01Z"^^xsd:date, true, IF(?key0 > "2016-01-01Z"^^xsd:date, false, STR(?s_id) > "7c1e0a42")))
+ * // (!BOUND(?key0) || ?key0 < "2016-01-01Z"^^xsd:date) || (!(BOUND(?key0) && ?key0 > "2016-01-01Z"^^xsd:date) && STR(?s_id) > "7c1e0a42")
  */
 export function keysetExpression(
   keys: readonly KeyExpression[],
@@ -42,41 +43,37 @@ export function keysetExpression(
   side: Side,
 ): Expression {
   const values = [...cursor.values];
-  const decisions = keys.flatMap((key) =>
-    key.missing ? compareKey(key.missing, key, values.shift() ?? null) : compareId(key, cursor.idValue),
-  );
+  const steps = keys.map((key) => {
+    const { later, earlier } = key.missing
+      ? compareKey(key.missing, key, values.shift() ?? null)
+      : compareId(key, cursor.idValue);
+    return side === 'after' ? { beyond: later, behind: earlier } : { beyond: earlier, behind: later };
+  });
   const idOperator = side === 'after' ? (cursor.inclusive ? '>=' : '>') : cursor.inclusive ? '<=' : '<';
-  const kept = (row: Place) => literal(String((row === 'later') === (side === 'after')), XSD_BOOLEAN);
-  // Built from the id inwards: IF(decides_j, kept, rest).
-  return decisions.reduceRight<Expression>(
-    (rest, { when, row }) => (when === false ? rest : op('if', when, kept(row), rest)),
+  // Built from the id inwards: beyond(j) = beyond_j || (!behind_j && beyond(j+1)).
+  return steps.reduceRight<Expression>(
+    (rest, { beyond, behind }) => or(beyond, and(not(behind), rest)),
     op(idOperator, idExpression, literal(cursor.idValue)),
   );
 }
 
-/** Where a row is against the cursor on one key, when `when` holds (`false`: it never does). */
-type Place = 'later' | 'earlier';
-type Decision = { readonly when: Expression | false; readonly row: Place };
+type Comparison = { later: Expression | false; earlier: Expression | false };
 
-/** An attribute key, in order: missing values come after every present one, then the values compare. */
-function compareKey(missing: VariableExpression, key: KeyExpression, value: KeyValue): Decision[] {
+/** When a row comes later or earlier than the cursor on an attribute key: missing values come after every present one. */
+function compareKey(missing: VariableExpression, key: KeyExpression, value: KeyValue): Comparison {
   const [present, absent] = [op('=', missing.variable, integer(0)), op('=', missing.variable, integer(1))];
-  if (value === null) return [{ when: present, row: 'earlier' }];
+  if (value === null) return { later: false, earlier: present };
   const [greater, less] = key.descending ? (['<', '>'] as const) : (['>', '<'] as const);
-  return [
-    { when: absent, row: 'later' },
-    { when: compare(greater, key.value, value), row: 'later' },
-    { when: compare(less, key.value, value), row: 'earlier' },
-  ];
+  return {
+    later: or(absent, compare(greater, key.value, value)),
+    earlier: and(present, compare(less, key.value, value)),
+  };
 }
 
 /** An `id` sort key: its expression is already a string, and never missing. */
-function compareId(key: KeyExpression, idValue: string): Decision[] {
+function compareId(key: KeyExpression, idValue: string): Comparison {
   const [greater, less] = key.descending ? ['<', '>'] : ['>', '<'];
-  return [
-    { when: op(greater, key.value, text(idValue)), row: 'later' },
-    { when: op(less, key.value, text(idValue)), row: 'earlier' },
-  ];
+  return { later: op(greater, key.value, text(idValue)), earlier: op(less, key.value, text(idValue)) };
 }
 
 /**
@@ -94,4 +91,22 @@ function compare(operator: '<' | '>', expression: Expression, value: Literal | N
     return truth ? op('!', expression) : false;
   }
   return op(operator, expression, value);
+}
+
+function or(a: Expression | false, b: Expression): Expression;
+function or(a: Expression | false, b: Expression | false): Expression | false;
+function or(a: Expression | false, b: Expression | false): Expression | false {
+  if (a === false) return b;
+  return b === false ? a : op('||', a, b);
+}
+
+function and(a: Expression | true, b: Expression): Expression;
+function and(a: Expression | true, b: Expression | false): Expression | false;
+function and(a: Expression | true, b: Expression | false): Expression | false {
+  if (b === false) return false;
+  return a === true ? b : op('&&', a, b);
+}
+
+function not(a: Expression | false): Expression | true {
+  return a === false ? true : op('!', a);
 }

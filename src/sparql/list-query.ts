@@ -1,4 +1,4 @@
-import type { Pattern, SelectQuery, VariableTerm } from 'sparqljs';
+import type { Expression, Pattern, SelectQuery, VariableTerm } from 'sparqljs';
 import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
 import type { Keyset, ListRequest, Window } from '../plan/plan.js';
 import { bgp, filter, iri, optional, triple, variable } from './ast.js';
@@ -10,6 +10,14 @@ import { idSortExpression, sortClauses } from './sort-clauses.js';
 /** `?s` (and `?s_id` for the predicate id strategy) in each row of a list query. */
 export const SUBJECT = variable('s');
 const PARENT = variable('parent');
+/** The id sort expression as an aggregate of a grouped keyset query: `(MIN(…) AS ?sid)`. */
+const ID_KEY = { variable: variable('sid') };
+const min = (expression: Expression): Expression => ({
+  type: 'aggregate',
+  aggregation: 'min',
+  expression,
+  distinct: false,
+});
 
 /**
  * Builds the query that selects a window of the ordered members of a list. Rows carry `?s` and,
@@ -25,15 +33,20 @@ export function buildListQuery(mapping: Mapping, request: ListRequest, window?: 
   const where = listPatterns(mapping, request, [...sort.optionals, ...sort.binds]);
   const projected = projection(type);
   const id = idSortExpression(type, SUBJECT);
-  // The keyset FILTER sits where the sort keys are known: after the GROUP BY when there is one.
+  // The keyset FILTER sits where the sort keys are known: after the GROUP BY when there is one,
+  // where it compares aggregates only, the id as its MIN too (see keysetExpression).
+  const isGrouped = sort.aggregates.length > 0;
+  const [keysetId, keys] = isGrouped
+    ? [ID_KEY.variable, sort.keys.map((key) => (key.missing ? key : { ...key, value: ID_KEY.variable }))]
+    : [id, sort.keys];
   const keysetFilters = (['after', 'before'] as const).flatMap((side) =>
-    keyset?.[side] ? [filter(keysetExpression(sort.keys, id, keyset[side], side))] : [],
+    keyset?.[side] ? [filter(keysetExpression(keys, keysetId, keyset[side], side))] : [],
   );
   // Without a cursor FILTER, the plain ORDER BY is right on every store (see KeyExpression).
   const filtered = keysetFilters.length > 0;
-  const order = filtered ? keysetOrder(sort.keys, id, keyset!.fromEnd) : [...sort.order, { expression: id }];
+  const order = filtered ? keysetOrder(keys, keysetId, keyset!.fromEnd) : [...sort.order, { expression: id }];
   const slice = window ? { limit: window.limit, ...(window.offset > 0 && { offset: window.offset }) } : {};
-  if (sort.aggregates.length === 0) {
+  if (!isGrouped) {
     return {
       type: 'query',
       queryType: 'SELECT',
@@ -45,7 +58,9 @@ export function buildListQuery(mapping: Mapping, request: ListRequest, window?: 
       ...slice,
     };
   }
-  const flags = filtered ? sort.keys.flatMap((key) => (key.missing ? [key.missing] : [])) : [];
+  const flags = filtered
+    ? [...sort.keys.flatMap((key) => (key.missing ? [key.missing] : [])), { ...ID_KEY, expression: min(id) }]
+    : [];
   const grouped: SelectQuery = {
     type: 'query',
     queryType: 'SELECT',
