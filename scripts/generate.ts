@@ -226,7 +226,7 @@ const WORKS = [
 // --- randomness --------------------------------------------------------------------------------
 
 /** mulberry32: small, fast, and good enough for test data. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
