@@ -10,6 +10,24 @@ describe('literalToJson', () => {
   it.each<{ name: string; input: Term; datatype?: string; expected: JsonValue }>([
     // integers → numbers
     { name: 'xsd:integer', input: typed('42', 'integer'), expected: 42 },
+    // Virtuoso holds integers of 2^53 and more as xsd:decimal: an integer attribute reads them as integers
+    {
+      name: 'an integer-valued decimal of an integer attribute, past 2^53',
+      input: typed('1000000000000000000000', 'decimal'),
+      datatype: `${XSD}integer`,
+      expected: '1000000000000000000000',
+    },
+    {
+      name: 'an integer-valued decimal of an integer attribute',
+      input: typed('42', 'decimal'),
+      datatype: `${XSD}integer`,
+      expected: 42,
+    },
+    {
+      name: 'the same decimal without an integer datatype is a decimal',
+      input: typed('1000000000000000000000', 'decimal'),
+      expected: 1e21,
+    },
     { name: 'xsd:integer negative', input: typed('-42', 'integer'), expected: -42 },
     { name: 'xsd:int', input: typed('7', 'int'), expected: 7 },
     { name: 'xsd:long', input: typed('9007199254740991', 'long'), expected: 9007199254740991 },
