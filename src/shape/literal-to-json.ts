@@ -31,17 +31,11 @@ export type JsonValue = string | number | boolean | null;
 export function literalToJson(term: Term, datatype?: string): JsonValue {
   if (term.termType === 'BlankNode') return `_:${term.value}`;
   if (term.termType !== 'Literal') return term.value;
-  // The mapping's datatype types plain literals, and an integer attribute reads an integer-valued
-  // decimal as the integer it is: Virtuoso holds integers of 2^53 and more as xsd:decimal.
-  const retyped =
-    datatype !== undefined &&
-    INTEGER_TYPES.has(datatype) &&
-    term.datatype.value === DECIMAL &&
-    INTEGER_LEXICAL.test(term.value.trim());
-  const type =
-    (term.datatype.value === STRING && !term.language && datatype) || retyped ? datatype! : term.datatype.value;
+  const type = term.datatype.value === STRING && !term.language && datatype ? datatype : term.datatype.value;
   const lexical = term.value.trim();
-  if (INTEGER_TYPES.has(type) && INTEGER_LEXICAL.test(lexical)) {
+  // A decimal without a fractional part is an integer too: Virtuoso holds integers of 2^53 and
+  // more as xsd:decimal, and writes integer-valued decimals so ("1" for 1.0).
+  if ((INTEGER_TYPES.has(type) || type === DECIMAL) && INTEGER_LEXICAL.test(lexical)) {
     const number = Number(lexical);
     return Number.isSafeInteger(number) ? number : term.value;
   }
