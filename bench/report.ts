@@ -1,4 +1,5 @@
 import type { ConcurrentResult, SkippedRun } from './measure.js';
+import { compareWithPeer, MU_CL_RESOURCES } from './reference.js';
 import type { MachineInfo, RunResult, StoreResult } from './results.js';
 import { evaluateTargets } from './targets.js';
 
@@ -74,6 +75,28 @@ export function storeTable(result: StoreResult, connections: readonly number[]):
   return markdownTable(header, rows);
 }
 
+/**
+ * The run beside mu-cl-resources' figures (`reference.ts`), or undefined when the run is not the
+ * one they were measured on (Virtuoso, 1M triples).
+ *
+ * @example peerTable(result) // | shape | this server req/s (p50 ms, queries) | mu-cl-resources … | this ÷ peer |
+ */
+export function peerTable(result: StoreResult): string | undefined {
+  const rows = compareWithPeer(result).map((c) => [
+    c.label,
+    `${c.ours.requestsPerSecond === undefined ? '–' : rate(c.ours.requestsPerSecond)} (${fixed(c.ours.p50)}, ${c.ours.queries})`,
+    `${c.peer.requestsPerSecond} (${fixed(c.peer.p50)}, ${c.peer.queries})`,
+    c.throughputRatio === undefined ? '–' : fixed(c.throughputRatio, 2),
+  ]);
+  if (rows.length === 0) return undefined;
+  const at = `${MU_CL_RESOURCES.connections} conn req/s (p50 ms, queries)`;
+  return [
+    `Beside ${MU_CL_RESOURCES.name} (${MU_CL_RESOURCES.measured}):`,
+    '',
+    markdownTable(['shape', `this server ${at}`, `${MU_CL_RESOURCES.name} ${at}`, 'this ÷ peer'], rows),
+  ].join('\n');
+}
+
 /** The whole report of one run (one size, every store) in markdown, as printed on stdout. */
 export function renderRun(run: RunResult): string {
   const parts = [
@@ -99,6 +122,8 @@ export function renderRun(run: RunResult): string {
       '',
     );
     parts.push(storeTable(result, run.settings.connections), '');
+    const peer = peerTable(result);
+    if (peer) parts.push(peer, '');
     const extras = [
       [
         'slow sort beside single resource',
