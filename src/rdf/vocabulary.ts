@@ -10,6 +10,7 @@ export const XSD_STRING = `${XSD}string`;
 export const XSD_BOOLEAN = `${XSD}boolean`;
 export const XSD_DECIMAL = `${XSD}decimal`;
 export const XSD_DOUBLE = `${XSD}double`;
+export const XSD_FLOAT = `${XSD}float`;
 export const RDF_TYPE = `${RDF}type`;
 export const RDF_LANG_STRING = `${RDF}langString`;
 
@@ -45,3 +46,9 @@ export const IRI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /** A BCP 47 language tag as RDF 1.1 writes them (`en`, `pt-BR`, `de-CH-1996`). */
 export const LANGUAGE_TAG = /^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/;
+
+/** `xsd:double` and `xsd:float`: the binary floating-point types. */
+export const FLOATING_TYPES: ReadonlySet<string> = new Set([XSD_DOUBLE, XSD_FLOAT]);
+
+/** Every XSD numeric type: the integers, `xsd:decimal` and the floating-point types. */
+export const NUMERIC_TYPES: ReadonlySet<string> = new Set([...INTEGER_TYPES, XSD_DECIMAL, ...FLOATING_TYPES]);

@@ -1,6 +1,6 @@
 import type { Attribute } from '../mapping/model.js';
 
-import { INTEGER_TYPE_NAMES, XSD } from '../rdf/vocabulary.js';
+import { INTEGER_TYPE_NAMES, NUMERIC_TYPES, XSD } from '../rdf/vocabulary.js';
 
 /**
  * How an attribute's filter values compare: as text (`STR()` of every value, so that plain,
@@ -92,11 +92,8 @@ export type ValueOrder = 'number' | 'typed' | 'text';
 export function valueOrder(attribute: Attribute): ValueOrder {
   const comparison = comparisonOf(attribute);
   if (comparison.kind === 'text') return 'text';
-  return NUMBERS.has(comparison.datatype) ? 'number' : 'typed';
+  return NUMERIC_TYPES.has(comparison.datatype) ? 'number' : 'typed';
 }
-
-/** The datatypes numbers compare as (integer subtypes as xsd:integer). */
-const NUMBERS = new Set(['integer', 'decimal', 'double', 'float'].map((name) => XSD + name));
 
 /**
  * Checks `text` against the lexical space of a typed comparison's datatype.

@@ -3,12 +3,11 @@ import type { Term } from '@rdfjs/types';
 import {
   XSD_BOOLEAN as BOOLEAN,
   XSD_DECIMAL as DECIMAL,
+  FLOATING_TYPES,
   INTEGER_TYPES,
   XSD_STRING as STRING,
-  XSD,
 } from '../rdf/vocabulary.js';
 
-const DECIMAL_TYPES = new Set(['decimal', 'double', 'float'].map((t) => XSD + t));
 const INTEGER_LEXICAL = /^[+-]?\d+$/;
 const DECIMAL_LEXICAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -39,7 +38,7 @@ export function literalToJson(term: Term, datatype?: string): JsonValue {
     const number = Number(lexical);
     return Number.isSafeInteger(number) ? number : term.value;
   }
-  if (DECIMAL_TYPES.has(type) && DECIMAL_LEXICAL.test(lexical)) {
+  if ((type === DECIMAL || FLOATING_TYPES.has(type)) && DECIMAL_LEXICAL.test(lexical)) {
     const number = Number(lexical);
     const exact = type !== DECIMAL || significantDigits(lexical) <= 15;
     return Number.isFinite(number) && exact ? number : term.value;

@@ -1,6 +1,6 @@
 import type { Expression, VariableTerm } from 'sparqljs';
 import type { Attribute } from '../mapping/model.js';
-import { XSD, XSD_DECIMAL, XSD_DOUBLE, XSD_STRING } from '../rdf/vocabulary.js';
+import { FLOATING_TYPES, XSD_DECIMAL, XSD_DOUBLE, XSD_STRING } from '../rdf/vocabulary.js';
 import { valueOrder } from '../request/filter-values.js';
 import { iri, literal, op, str } from './ast.js';
 
@@ -62,8 +62,7 @@ export function compareNumber(
 /** A decimal lexical form every engine holds exactly: under 10^20, at most 18 decimal places. */
 const EXACT_DECIMAL = /^[+-]?0*\d{0,20}(?:\.\d{0,18})?$/;
 
-const isDoubleTyped = (attribute: Attribute) =>
-  attribute.datatype === XSD_DOUBLE || attribute.datatype === `${XSD}float`;
+const isDoubleTyped = (attribute: Attribute) => FLOATING_TYPES.has(attribute.datatype ?? '');
 
 function asDouble(attribute: Attribute, value: Expression): Expression {
   return cast(XSD_DOUBLE, isDoubleTyped(attribute) ? value : str(value));

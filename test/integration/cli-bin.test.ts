@@ -4,19 +4,16 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listeningPort } from '../support/cli-io.js';
+
+/** An invalid mapping with two faults (test/fixtures/mappings/two-faults.yaml). */
+const TWO_FAULTS = 'test/fixtures/mappings/two-faults.yaml';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const BIN = ['--import', 'tsx', 'src/cli/bin.ts'];
 const STACK_TRACE = /\n\s+at /;
-const dir = mkdtempSync(join(tmpdir(), 'cli-bin-test-'));
-const file = (name: string) => join(dir, name);
 
 /** The environment without the variables the CLI reads, so the host's settings cannot leak in. */
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -35,28 +32,9 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-beforeAll(async () => {
-  await writeFile(
-    file('two-faults.yaml'),
-    [
-      'id: { hex: true }',
-      'types:',
-      '  things:',
-      '    class: Thing',
-      '    relationships:',
-      '      parts: { predicate: "http://x/part", target: nope, cardinality: many }',
-      '',
-    ].join('\n'),
-  );
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
 describe('cli: the executable', () => {
   it('exit code 2 and the problems on stderr for an invalid mapping', () => {
-    const mapping = file('two-faults.yaml');
+    const mapping = TWO_FAULTS;
     const result = spawnSync(
       process.execPath,
       [...BIN, 'serve', '--mapping', mapping, '--data', 'data/sample.ttl', '--port', '0'],

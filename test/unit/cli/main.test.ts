@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
 import { captureIo, listeningPort } from '../../support/cli-io.js';
 
+/** An invalid mapping with two faults (test/fixtures/mappings/two-faults.yaml). */
+const TWO_FAULTS = 'test/fixtures/mappings/two-faults.yaml';
+
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const STACK_TRACE = /\n\s+at /;
 
@@ -28,18 +31,6 @@ const file = (name: string) => join(dir, name);
 const literally = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
 beforeAll(async () => {
-  await writeFile(
-    file('two-faults.yaml'),
-    [
-      'id: { hex: true }',
-      'types:',
-      '  things:',
-      '    class: Thing',
-      '    relationships:',
-      '      parts: { predicate: "http://x/part", target: nope, cardinality: many }',
-      '',
-    ].join('\n'),
-  );
   await writeFile(file('bad.ttl'), '@prefix ex: <http://x/> .\nex:a ex:b ex:c ;;; .\nex:a ex:b\n');
   await writeSampleConfig('bad-config.yaml', [], ['colour: red']);
   await writeSampleConfig('bad-http-config.yaml', ['cors:', '  origins: [example.org]'], ['cacheTtlSeconds: -1']);
@@ -66,7 +57,7 @@ async function writeSampleConfig(name: string, top: string[], dataset: string[] 
 
 describe('cli: usage and configuration mistakes', () => {
   it('an invalid mapping: exit 2, every problem with the file and key path, no stack trace', async () => {
-    const mapping = file('two-faults.yaml');
+    const mapping = TWO_FAULTS;
     const { code, stderr } = await run(['serve', '--mapping', mapping, '--data', 'data/sample.ttl', '--port', '0']);
     expect(code).toBe(2);
     expect(stderr).toContain(`${mapping}: invalid mapping`);

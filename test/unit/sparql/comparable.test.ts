@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { exactDouble } from '../../../src/execute/rows.js';
 import type { Attribute } from '../../../src/mapping/model.js';
 import { XSD, XSD_DOUBLE } from '../../../src/rdf/vocabulary.js';
-import { literal, variable } from '../../../src/sparql/ast.js';
+import { variable } from '../../../src/sparql/ast.js';
 import { comparableValue, compareNumber, exactDoubleText, textConstant } from '../../../src/sparql/comparable.js';
 import { toText } from '../../../src/sparql/to-text.js';
 
@@ -134,7 +134,8 @@ describe('exactDoubleText and exactDouble', () => {
     '-4.9E-324',
   ])('the double %s comes back exactly from the text the store writes', (lexical) => {
     const text = evaluate(exactDoubleText(V), `"${lexical}"^^xsd:double`);
-    const read = exactDouble(rdf.literal('0', rdf.namedNode(XSD_DOUBLE)), text as never);
+    expect(text?.termType).toBe('Literal');
+    const read = exactDouble(rdf.literal('0', rdf.namedNode(XSD_DOUBLE)), rdf.literal(text!.value));
     expect(Number(read.value)).toBe(Number(lexical));
   });
   it('adds the remainder to a text one digit short (Virtuoso’s STR of 2^80)', () => {
@@ -161,19 +162,8 @@ describe('exactDoubleText and exactDouble', () => {
 });
 
 describe('textConstant', () => {
+  // Whether Virtuoso then compares it rightly is the cross-store suite's to say (filter eq España).
   it.each(['España', 'Türkiye', ' ₭', '😀', 'plain'])('%s is the same string to the engine', (text) => {
     expect(evaluate(textConstant(text), '"x"')?.value).toBe(text);
-  });
-  it('writes ASCII as a plain literal, other text through STRDT (Virtuoso compares it rightly then)', () => {
-    expect(textConstant('plain')).toEqual(literal('plain'));
-    expect(
-      toText({
-        type: 'query',
-        queryType: 'SELECT',
-        prefixes: {},
-        variables: [{ expression: textConstant('É'), variable: variable('x') }],
-        where: [],
-      }),
-    ).toContain('STRDT');
   });
 });
