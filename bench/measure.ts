@@ -151,11 +151,12 @@ export async function waitIdle(probe: () => Promise<number>, idleMs: number, lim
 
 /**
  * Drives the server with autocannon's programmatic API: `connections` keep-alive connections,
- * each cycling through the rotation of paths, for `seconds`.
+ * each cycling through the rotation of paths, for `seconds`. With a function instead, every
+ * request of every connection takes the path it gives next (a path never sent before).
  */
 export async function concurrentServer(
   base: string,
-  paths: readonly string[],
+  paths: readonly string[] | (() => string),
   accept: string,
   connections: number,
   seconds: number,
@@ -166,7 +167,10 @@ export async function concurrentServer(
     duration: seconds,
     // A sort over 1M triples under 50 connections can queue for many seconds: that is a figure, not a failure.
     timeout: 120,
-    requests: paths.map((path) => ({ method: 'GET' as const, path, headers: { accept } })),
+    requests:
+      typeof paths === 'function'
+        ? [{ method: 'GET' as const, headers: { accept }, setupRequest: (request) => ({ ...request, path: paths() }) }]
+        : paths.map((path) => ({ method: 'GET' as const, path, headers: { accept } })),
   });
   const completed = result['2xx'];
   const failures: Record<string, number> = {};

@@ -21,6 +21,11 @@ export interface BenchOptions {
   readonly sequentialBudgetSeconds: number;
   /** Most URLs a shape rotates through (the smoke run records fewer). */
   readonly maxRotation: number;
+  /**
+   * `windowCacheTtlSeconds` of the server's dataset (0: off); undefined leaves the server's
+   * default (embedded store: on, no expiry; an endpoint: off).
+   */
+  readonly windowCacheTtlSeconds?: number;
 }
 
 export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m]... [--store embedded|virtuoso]... [options]
@@ -30,7 +35,9 @@ export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m]... [--store e
   --smoke           10k only, few iterations, short runs (< 1 minute): checks the harness works
   --duration SEC    seconds of each concurrent run (default 10; smoke 0.3)
   --connections N   concurrent connections, comma-separated (default 10,50; smoke 10)
-  --iterations N    sequential requests per shape after warm-up (default 200; smoke 5)`;
+  --iterations N    sequential requests per shape after warm-up (default 200; smoke 5)
+  --window-cache S  the server's window cache TTL in seconds, 0 for off (default: the server's
+                    own: on without expiry for the embedded store, off for Virtuoso)`;
 
 const list = (values: readonly string[] | undefined) =>
   (values ?? [])
@@ -54,6 +61,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
         duration: { type: 'string' },
         connections: { type: 'string' },
         iterations: { type: 'string' },
+        'window-cache': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -86,6 +94,11 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
   if (!Number.isInteger(iterations) || iterations < 1)
     return `--iterations: expected a positive integer, got '${values.iterations}'`;
 
+  const windowCache = values['window-cache'];
+  const windowCacheTtlSeconds = windowCache === undefined ? undefined : Number(windowCache);
+  if (windowCacheTtlSeconds !== undefined && !(windowCache!.trim() !== '' && windowCacheTtlSeconds >= 0))
+    return `--window-cache: expected seconds (0 turns the cache off), got '${windowCache}'`;
+
   return {
     sizes: sizes.length > 0 ? (sizes as Size[]) : smoke ? ['10k'] : [...SIZES],
     stores: stores.length > 0 ? (stores as StoreKind[]) : [...STORES],
@@ -96,5 +109,6 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
     iterations,
     sequentialBudgetSeconds: smoke ? 1 : 30,
     maxRotation: smoke ? 5 : 50,
+    ...(windowCacheTtlSeconds !== undefined && { windowCacheTtlSeconds }),
   };
 }

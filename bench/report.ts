@@ -64,7 +64,7 @@ export function storeTable(result: StoreResult, connections: readonly number[]):
       `${queries} (≤ ${shape.queryBudget})${seq.queries.max > shape.queryBudget ? ' ✗' : ''}`,
       `${fixed(seq.server.p50)} / ${fixed(seq.server.p95)}`,
       `${fixed(seq.floor.p50)} / ${fixed(seq.floor.p95)}`,
-      fixed(seq.server.p50 / seq.floor.p50, 2),
+      seq.queries.max === 0 ? '– (no query)' : fixed(seq.server.p50 / seq.floor.p50, 2),
       fixed(seq.storeMs.p50),
       ...connections.map((c) => concurrent(shape.concurrent.find((r) => r.connections === c))),
       'skipped' in shape.floorConcurrent
@@ -111,14 +111,22 @@ export function renderRun(run: RunResult): string {
     `Load average (1 min): ${start.toFixed(1)} at the start, ${end.toFixed(1)} at the end${busy ? ` — **above the ${run.machine.cores} cores: other processes shared the CPUs, so these figures are noisy**` : ''}.`,
     '',
   );
+  if (run.settings.windowCache !== undefined) {
+    const { windowCache } = run.settings;
+    parts.push(
+      `Window cache: ${typeof windowCache === 'number' ? `--window-cache ${windowCache}` : "the server's default per store"}.`,
+      '',
+    );
+  }
   for (const { store, reason } of run.skipped) parts.push(`**${store}: SKIPPED**: ${reason}`, '');
   for (const result of run.stores) {
     const load = `${result.store === 'virtuoso' ? 'bulk load' : 'load'} ${fixed(result.loadMs / 1000, 1)} s`;
     const memory = `server RSS ${Math.round(result.memory.afterLoad / MB)} MB after load, peak ${Math.round(result.memory.peak / MB)} MB`;
+    const windows = result.windowCache === undefined ? '' : ` · window cache ${result.windowCache}`;
     parts.push(
       `### ${result.store}: ${result.triples.toLocaleString('en')} triples`,
       '',
-      `${result.description} · ${load} · ${memory}`,
+      `${result.description} · ${load} · ${memory}${windows}`,
       '',
     );
     parts.push(storeTable(result, run.settings.connections), '');

@@ -34,6 +34,8 @@ export interface StoreResult {
   readonly memory: { readonly afterLoad: number; readonly peak: number };
   readonly version?: string;
   readonly settings?: Readonly<Record<string, string>>;
+  /** The server's window cache in this run: `off`, `on, no expiry` or `on, N s TTL` (absent in older runs). */
+  readonly windowCache?: string;
   readonly shapes: readonly ShapeResult[];
   readonly interference: InterferenceResult | NotApplicable;
   /** The repeated identical request with the response cache on. */
@@ -69,6 +71,8 @@ export interface RunResult {
     readonly iterations: number;
     readonly connections: readonly number[];
     readonly serverProcess: string;
+    /** `--window-cache` as given (a TTL in seconds, 0 for off), or the server's default per store (absent in older runs). */
+    readonly windowCache?: number | 'server default';
   };
   readonly stores: readonly StoreResult[];
   /** The machine's 1-minute load average when the run began and ended: anything above the cores means shared CPUs and noisy figures. */

@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
+import type { DatasetConfig } from '../src/cli/config.js';
+import { datasetOptions } from '../src/cli/open-datasets.js';
 import { loadMapping } from '../src/mapping/load-mapping.js';
 import type { BenchDataset } from './datasets.js';
 import {
@@ -18,7 +20,7 @@ import type { BenchOptions, StoreKind } from './options.js';
 import { groupWaves, type RecordedQuery, recordingStore, type Wave } from './recording-store.js';
 import type { ShapeResult, StoreResult } from './results.js';
 import { type ServerProcess, ServerRefused, startServer } from './server-process.js';
-import { errorDetail, NotAvailable, SHAPES, type Shape, type ShapeContext } from './shapes.js';
+import { errorDetail, NotAvailable, SHAPES, type Shape, type ShapeContext, sequence, spread } from './shapes.js';
 import { percentile } from './stats.js';
 import { type BenchStore, embeddedServerConfig, embeddedStore, virtuosoStore } from './stores.js';
 
@@ -48,14 +50,15 @@ export async function benchStore(
   let server: ServerProcess | undefined;
   let recorder: Server | undefined;
   try {
+    const windowCache = options.windowCacheTtlSeconds;
     if (kind === 'virtuoso') {
       log(`${dataset.size} virtuoso: starting, bulk-loading ${dataset.triples} triples`);
-      store = await virtuosoStore(dataset, virtuosoTools!);
+      store = await virtuosoStore(dataset, virtuosoTools!, windowCache);
       log(`${dataset.size} virtuoso: loaded in ${store.loadMs} ms`);
     }
     // The embedded server loads alone, so its load time and memory are its own.
     server = await startServer(
-      { mapping: MAPPING, ...(store?.serverConfig ?? embeddedServerConfig(dataset)) },
+      { mapping: MAPPING, ...(store?.serverConfig ?? embeddedServerConfig(dataset, windowCache)) },
       workDir,
     );
     const afterLoad = await server.memory();
@@ -63,11 +66,15 @@ export async function benchStore(
     log(
       `${dataset.size} ${kind}: server ${server.url} ready${server.loadMs === undefined ? '' : `, store loaded in ${server.loadMs} ms`}, RSS ${mb(afterLoad.rss)}`,
     );
-    store ??= await embeddedStore(dataset);
+    store ??= await embeddedStore(dataset, windowCache);
 
+    // The recording app has the server's options (its window cache too), so it sends what the server sends.
+    const serverOptions = datasetOptions({ mapping: MAPPING, ...store.serverConfig } as DatasetConfig);
     const queries: RecordedQuery[] = [];
     const app = createApp({
-      datasets: [{ name: 'bench', mapping, store: recordingStore(store.store, queries), linkBase: '' }],
+      datasets: [
+        { name: 'bench', mapping, store: recordingStore(store.store, queries), linkBase: '', options: serverOptions },
+      ],
     });
     recorder = await new Promise<Server>((resolve) => {
       const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -105,6 +112,7 @@ export async function benchStore(
         send: store.send,
         options,
         settle,
+        windowCache: serverOptions.windowCacheTtlSeconds > 0,
       });
       abandoned ||= timedOut ?? false;
       if (urls) urlsByShape.set(shape.key, urls);
@@ -152,6 +160,7 @@ export async function benchStore(
       memory,
       ...(store.version && { version: store.version }),
       ...(store.settings && { settings: store.settings }),
+      windowCache: windowCacheSetting(serverOptions.windowCacheTtlSeconds),
       shapes,
       interference: interferenceResult,
       cache,
@@ -171,6 +180,8 @@ interface ShapeRun {
   readonly options: BenchOptions;
   /** Waits until the server is idle again after a concurrent run. */
   readonly settle: () => Promise<void>;
+  /** The server keeps whole lists (and so does the recording app): a URL is recorded once its list is cached. */
+  readonly windowCache: boolean;
 }
 
 /** One shape on one store: n/a when the server refuses it, otherwise sequential, concurrent and floor figures. */
@@ -181,15 +192,20 @@ async function benchShape(
 ): Promise<{ result: ShapeResult; urls?: string[]; timedOut?: boolean }> {
   const { key, label } = shape;
   const na = (reason: string) => ({ result: { key, label, status: 'n/a' as const, reason } });
-  let urls: string[];
+  let all: string[];
   try {
-    urls = (await shape.urls(context)).slice(0, run.options.maxRotation);
+    all = await shape.urls(context);
   } catch (error) {
     return na(error instanceof NotAvailable ? error.message : `could not build its URLs: ${causes(error)}`);
   }
+  // A fresh shape's requests each take the next URL, one never sent before; the rotation (what
+  // the floor replays) is a sample spread over them. Other shapes cycle through the rotation.
+  const urls = shape.fresh ? spread(all, run.options.maxRotation) : all.slice(0, run.options.maxRotation);
+  const next = shape.fresh ? sequence(all) : undefined;
+  const serverPath = (i: number) => next?.() ?? urls[i % urls.length]!;
   let first: Awaited<ReturnType<typeof get>>;
   try {
-    first = await get(run.base, urls[0]!, shape.accept, AbortSignal.timeout(REQUEST_LIMIT_MS));
+    first = await get(run.base, serverPath(0), shape.accept, AbortSignal.timeout(REQUEST_LIMIT_MS));
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError';
     return {
@@ -211,6 +227,7 @@ async function benchShape(
     // The exact SPARQL of every URL of the rotation, and which queries went out together.
     const waves: Wave[][] = [];
     for (const url of urls) {
+      if (run.windowCache) await get(run.recorderUrl, url, shape.accept, AbortSignal.timeout(REQUEST_LIMIT_MS));
       run.queries.length = 0;
       const recorded = await get(run.recorderUrl, url, shape.accept, AbortSignal.timeout(REQUEST_LIMIT_MS));
       if (recorded.status !== 200) return na(`recording ${url}: HTTP ${recorded.status}${errorDetail(recorded.body)}`);
@@ -223,7 +240,7 @@ async function benchShape(
       warmup: Math.min(urls.length, options.smoke ? 1 : 10),
       iterations: options.iterations,
       budgetMs: options.sequentialBudgetSeconds * 1000,
-      server: (i) => get(run.base, urls[i % urls.length]!, shape.accept),
+      server: (i) => get(run.base, serverPath(i), shape.accept),
       floor: replay,
     });
     const seconds = options.durationSeconds;
@@ -238,7 +255,7 @@ async function benchShape(
         concurrent.push(skip(connections));
         continue;
       }
-      concurrent.push(await concurrentServer(run.base, urls, shape.accept, connections, seconds));
+      concurrent.push(await concurrentServer(run.base, next ?? urls, shape.accept, connections, seconds));
       await run.settle();
     }
     const floorConnections = options.connections[0]!;
@@ -249,7 +266,7 @@ async function benchShape(
       key,
       label,
       status: 'ok',
-      rotation: urls.length,
+      rotation: next ? all.length : urls.length,
       example: urls[0]!,
       waves: waves[0]!.map((wave) => wave.length),
       queryBudget: 2 + (hasCount ? 1 : 0) + shape.includeLevels,
@@ -308,3 +325,7 @@ const causes = (error: unknown): string => {
 };
 
 const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
+
+/** The server's window cache as the report states it. */
+const windowCacheSetting = (ttlSeconds: number): string =>
+  ttlSeconds <= 0 ? 'off' : Number.isFinite(ttlSeconds) ? `on, ${ttlSeconds} s TTL` : 'on, no expiry';

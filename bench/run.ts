@@ -71,6 +71,7 @@ try {
         iterations: options.iterations,
         connections: options.connections,
         serverProcess: 'child process: node --import tsx src/cli/bin.ts serve --config …',
+        windowCache: options.windowCacheTtlSeconds ?? 'server default',
       },
       stores: results,
       loadAverage: { start: loadAtStart, end: loadavg()[0]! },

@@ -22,6 +22,11 @@ export interface Shape {
   urls(context: ShapeContext): Promise<string[]>;
   /** Measured after the other shapes: its requests may outlast their time limit and leave work behind. */
   readonly last?: boolean;
+  /**
+   * Each request to the server takes the next URL of `urls`, so that none is sent twice (until
+   * they run out and start over); the floor replays a sample spread over them.
+   */
+  readonly fresh?: boolean;
   /** Why a 200 answer is not yet what the shape measures (a parameter accepted but not acted on), or undefined. */
   lacks?(body: unknown): string | undefined;
 }
@@ -49,6 +54,41 @@ export function deepPage(activities: number): number {
   return Math.max(0, Math.min(500, Math.floor(activities / 20) - 10));
 }
 const DEEP_ROTATION = 5;
+
+/** Where the never-seen shape starts counting pages (wrapped into the dataset's pages). */
+const NEVER_SEEN_START = 1000;
+
+/**
+ * Every page number of a dataset's activities (20 per page) once, from page 1000 up, wrapping
+ * round past the last page: at 1M, pages 1000 to 3499 then 0 to 999; smaller datasets have fewer
+ * pages, so they start where 1000 wraps to.
+ *
+ * @example neverSeenPages(70_000).slice(0, 2) // [1000, 1001]
+ */
+export function neverSeenPages(activities: number): number[] {
+  const pages = Math.max(1, Math.ceil(activities / 20));
+  return Array.from({ length: pages }, (_, i) => (NEVER_SEEN_START + i) % pages);
+}
+
+/**
+ * A function that gives the items of `items` one after the other, starting over after the last.
+ *
+ * @example const next = sequence(['a', 'b']); [next(), next(), next()] // ['a', 'b', 'a']
+ */
+export function sequence<T>(items: readonly T[]): () => T {
+  let i = 0;
+  return () => items[i++ % items.length]!;
+}
+
+/**
+ * At most `n` items spread evenly over `items`, the first one first.
+ *
+ * @example spread([0, 1, 2, 3, 4, 5], 3) // [0, 2, 4]
+ */
+export function spread<T>(items: readonly T[], n: number): T[] {
+  if (items.length <= n) return [...items];
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]!);
+}
 
 export const SHAPES: readonly Shape[] = [
   {
@@ -93,6 +133,15 @@ export const SHAPES: readonly Shape[] = [
           async (n) => `/trade-activities?${q('page[after]')}=${encodeURIComponent(await cursorBefore(context, n))}`,
         ),
       ),
+  },
+  {
+    key: 'never-seen',
+    label: 'page never seen before',
+    accept: JSON_API,
+    includeLevels: 0,
+    fresh: true,
+    urls: async ({ dataset }) =>
+      neverSeenPages(dataset.activities).map((n) => `/trade-activities?${q('page[number]')}=${n}`),
   },
   {
     key: 'related',

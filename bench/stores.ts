@@ -41,19 +41,30 @@ export function virtuosoTools(): { binary: string; isql: string } | { missing: s
   return { binary, isql };
 }
 
+/**
+ * The window cache key of the server's dataset entry: `--window-cache` as given, or nothing, which
+ * leaves the server's default.
+ */
+export const windowCacheConfig = (ttlSeconds: number | undefined) =>
+  ttlSeconds === undefined ? {} : { windowCacheTtlSeconds: ttlSeconds };
+
 /** The server's dataset entry for the embedded store: the generated file, the default worker count. */
-export const embeddedServerConfig = (dataset: BenchDataset) => ({ data: [dataset.file], workers: EMBEDDED_WORKERS });
+export const embeddedServerConfig = (dataset: BenchDataset, windowCacheTtlSeconds?: number) => ({
+  data: [dataset.file],
+  workers: EMBEDDED_WORKERS,
+  ...windowCacheConfig(windowCacheTtlSeconds),
+});
 
 /**
  * The floor's copy of the embedded store: the same files and worker count as the server's, in
  * this process. Its floor is `Store.select` (worker hop, Oxigraph, result parsing): an in-process
  * store has no wire to stop at.
  */
-export async function embeddedStore(dataset: BenchDataset): Promise<BenchStore> {
+export async function embeddedStore(dataset: BenchDataset, windowCacheTtlSeconds?: number): Promise<BenchStore> {
   const store = await createOxigraphStore({ files: [dataset.file], workers: EMBEDDED_WORKERS });
   return {
     kind: 'embedded',
-    serverConfig: embeddedServerConfig(dataset),
+    serverConfig: embeddedServerConfig(dataset, windowCacheTtlSeconds),
     store,
     send: (query) => store.select(query),
     stop: () => store.close(),
@@ -70,6 +81,7 @@ export async function embeddedStore(dataset: BenchDataset): Promise<BenchStore> 
 export async function virtuosoStore(
   dataset: BenchDataset,
   tools: { binary: string; isql: string },
+  windowCacheTtlSeconds?: number,
 ): Promise<BenchStore> {
   const local = await startLocalVirtuoso(tools.binary, tools.isql);
   try {
@@ -111,7 +123,12 @@ export async function virtuosoStore(
     );
     return {
       kind: 'virtuoso',
-      serverConfig: { endpoint: endpointUrl, graph: BENCH_GRAPH, timeoutMs: 300_000 },
+      serverConfig: {
+        endpoint: endpointUrl,
+        graph: BENCH_GRAPH,
+        timeoutMs: 300_000,
+        ...windowCacheConfig(windowCacheTtlSeconds),
+      },
       store,
       send,
       loadMs,

@@ -56,7 +56,10 @@ export function evaluateTargets(result: StoreResult): TargetRow[] {
     measured.length === 0 ? undefined : over.length === 0,
   );
 
-  const ratios = measured.map((s) => ({ label: s.label, ratio: s.sequential.server.p50 / s.sequential.floor.p50 }));
+  // A shape served with no query at all (a list from the window cache) has no floor to compare with.
+  const ratios = measured
+    .filter((s) => s.sequential.queries.max > 0)
+    .map((s) => ({ label: s.label, ratio: s.sequential.server.p50 / s.sequential.floor.p50 }));
   const worst = ratios.reduce<(typeof ratios)[number] | undefined>(
     (w, r) => (w === undefined || r.ratio > w.ratio ? r : w),
     undefined,

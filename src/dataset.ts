@@ -19,6 +19,13 @@ export interface DatasetOptions extends PlanOptions {
   readonly cacheControl: string;
   /** How long the in-process response cache keeps this dataset's 200s; 0 (the default) keeps none. */
   readonly cacheTtlSeconds: number;
+  /**
+   * How long the window cache keeps this dataset's whole ordered lists, from which every page is
+   * cut (`execute/window-cache.ts`); `Infinity` until evicted, 0 (the default here) keeps none.
+   * The CLI keeps them without expiry for the embedded store, whose data never changes while the
+   * server runs, and keeps none for an endpoint unless a TTL is given.
+   */
+  readonly windowCacheTtlSeconds: number;
   /** Each request's deadline: past it the store's work stops and the answer is a 504. */
   readonly timeoutMs: number;
 }
@@ -30,6 +37,7 @@ export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({
   limits: DEFAULT_REQUEST_LIMITS,
   cacheControl: 'no-cache',
   cacheTtlSeconds: 0,
+  windowCacheTtlSeconds: 0,
   timeoutMs: 10_000,
 });
 

@@ -8,6 +8,9 @@ import { isSafeAbsoluteIri } from '../mapping/iri.js';
 const wholeNumber = (min: number, max: number, expected: string) =>
   z.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: expected });
 
+/** A duration in seconds, 0 or more. */
+const seconds = z.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected a number of seconds' });
+
 /**
  * How to reach one dataset's triples: files for the embedded store, or an endpoint. `graph` is the
  * graph queried, with either: the endpoint's `default-graph-uri`, or the one named graph of the
@@ -62,10 +65,10 @@ const datasetSchema = z
       .string()
       .regex(/^[\x20-\x7e]+$/, 'expected a header value in printable ASCII, e.g. "public, max-age=60"')
       .optional(),
-    cacheTtlSeconds: z
-      .number({ error: 'expected a number of seconds' })
-      .min(0, { error: 'expected a number of seconds' })
-      .optional(),
+    cacheTtlSeconds: seconds.optional(),
+    // The window cache (whole ordered lists, every page cut from them): 0 turns it off. Default:
+    // on without expiry for the embedded store, off for an endpoint (its data may change).
+    windowCacheTtlSeconds: seconds.optional(),
   })
   .refine((d) => (d.data === undefined) !== (d.endpoint === undefined), {
     error: 'give either data (files for the embedded store) or endpoint, not both',
@@ -92,6 +95,8 @@ const configSchema = z.strictObject({
     })
     .optional(),
   cacheMaxMegabytes: z.number().positive().optional(),
+  // Memory bound of the window cache, shared by every dataset that uses it (default 256).
+  windowCacheMaxMegabytes: z.number().positive().optional(),
   // /metrics: on the API's port (default), on a port of its own, behind a bearer token, or off.
   metrics: z
     .strictObject({
@@ -127,6 +132,8 @@ export interface ServerConfig {
   readonly cors?: { readonly origins: '*' | readonly string[]; readonly allowHeaders?: readonly string[] };
   /** Memory bound of the response cache, shared by the datasets that give it a TTL; 64 when absent. */
   readonly cacheMaxMegabytes?: number;
+  /** Memory bound of the window cache, shared by the datasets that use it; 256 when absent. */
+  readonly windowCacheMaxMegabytes?: number;
   /** `/metrics`: on by default, on the API's port and without a token. */
   readonly metrics?: { readonly enabled?: boolean; readonly port?: number; readonly token?: string };
   /** `/health`: its own deadline (2000 ms by default), and whether it names each store. */
@@ -180,6 +187,7 @@ function compileConfig(config: ConfigFile, base: string, source: string): Server
     datasets,
     ...(config.cors && { cors: config.cors }),
     ...(config.cacheMaxMegabytes !== undefined && { cacheMaxMegabytes: config.cacheMaxMegabytes }),
+    ...(config.windowCacheMaxMegabytes !== undefined && { windowCacheMaxMegabytes: config.windowCacheMaxMegabytes }),
     ...(config.metrics && { metrics: config.metrics }),
     ...(config.health && { health: config.health }),
     ...(config.shutdownTimeoutMs !== undefined && { shutdownTimeoutMs: config.shutdownTimeoutMs }),
@@ -202,6 +210,7 @@ export type ServeFlags = Partial<
     | 'link-base'
     | 'workers'
     | 'cache-ttl'
+    | 'window-cache-ttl'
     | 'cache-control',
     string
   >
@@ -224,6 +233,7 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   linkBase: '--link-base',
   workers: '--workers',
   cacheTtlSeconds: '--cache-ttl',
+  windowCacheTtlSeconds: '--window-cache-ttl',
   cacheControl: '--cache-control',
 };
 
@@ -254,6 +264,9 @@ export function configFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): Serv
         ...(flags['link-base'] !== undefined && { linkBase: flags['link-base'] }),
         ...(flags.workers !== undefined && { workers: numeric(flags.workers) }),
         ...(flags['cache-ttl'] !== undefined && { cacheTtlSeconds: numeric(flags['cache-ttl']) }),
+        ...(flags['window-cache-ttl'] !== undefined && {
+          windowCacheTtlSeconds: numeric(flags['window-cache-ttl']),
+        }),
         ...(flags['cache-control'] !== undefined && { cacheControl: flags['cache-control'] }),
       },
     },

@@ -28,7 +28,7 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
         mapping: mappings[index]!,
         store,
         linkBase: d.linkBase ?? (name === config.default ? '' : `/api/${name}`),
-        options: optionsFrom(d),
+        options: datasetOptions(d),
       });
     }
   } catch (error) {
@@ -38,7 +38,14 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
   return datasets;
 }
 
-function optionsFrom(d: DatasetConfig): DatasetOptions {
+/**
+ * A dataset's options: what its config sets, the defaults otherwise. The window cache keeps an
+ * embedded store's lists without expiry (its data never changes while the server runs), and an
+ * endpoint's none (its data may change) unless `windowCacheTtlSeconds` says how long.
+ *
+ * @example datasetOptions({ mapping: 'm.yaml', data: ['d.ttl'] }).windowCacheTtlSeconds // Infinity
+ */
+export function datasetOptions(d: DatasetConfig): DatasetOptions {
   const { page, count, includeDepth, limits, cacheControl, cacheTtlSeconds, timeoutMs } = DEFAULT_DATASET_OPTIONS;
   return {
     page: {
@@ -50,6 +57,7 @@ function optionsFrom(d: DatasetConfig): DatasetOptions {
     cacheControl: d.cacheControl ?? cacheControl,
     limits: { ...limits, ...d.limits },
     cacheTtlSeconds: d.cacheTtlSeconds ?? cacheTtlSeconds,
+    windowCacheTtlSeconds: d.windowCacheTtlSeconds ?? (d.endpoint ? 0 : Number.POSITIVE_INFINITY),
     timeoutMs: d.timeoutMs ?? timeoutMs,
   };
 }

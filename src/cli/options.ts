@@ -19,6 +19,7 @@ export const serveOptions = {
   workers: { type: 'string' },
   'cors-origin': { type: 'string', multiple: true },
   'cache-ttl': { type: 'string' },
+  'window-cache-ttl': { type: 'string' },
   'cache-control': { type: 'string' },
   help: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;

@@ -11,6 +11,7 @@ import { type Inclusion, includeRelated } from './include-related.js';
 import { listPage, listWindow } from './list-page.js';
 import { groupValues } from './rows.js';
 import { runQuery } from './run-query.js';
+import type { ListWindows } from './window-cache.js';
 
 /** Where the document's links point: `self` of this request, `related` for relationship URLs, and the base of page links. */
 export interface DocumentLinks {
@@ -24,9 +25,16 @@ export interface DocumentLinks {
  * Runs a plan against the store and shapes the JSON:API document. This is where a request becomes
  * SPARQL: a list query (which members, in which order; `list-page.ts`), a count query when the
  * page needs a total (sent alongside), one fetch query (their attributes, as many as the fieldset shows), and
- * one query per include level (`include-related.ts`), whatever the number of resources.
+ * one query per include level (`include-related.ts`), whatever the number of resources. With the
+ * dataset's window cache (`windows`), pages of lists are cut from cached whole lists instead.
  */
-export async function execute(mapping: Mapping, plan: Plan, store: Store, links: DocumentLinks): Promise<Document> {
+export async function execute(
+  mapping: Mapping,
+  plan: Plan,
+  store: Store,
+  links: DocumentLinks,
+  windows?: ListWindows,
+): Promise<Document> {
   switch (plan.kind) {
     case 'resource': {
       const { type, view } = plan;
@@ -48,7 +56,7 @@ export async function execute(mapping: Mapping, plan: Plan, store: Store, links:
       return dataDocument(resource, links.self, undefined, inclusion?.included);
     }
     case 'collection': {
-      const page = await listPage(mapping, plan.list, plan.paging, store, links.page);
+      const page = await listPage(mapping, plan.list, plan.paging, store, links.page, windows);
       const { data, included } = await fetchResources(plan.list.type, page.members, plan.view, store, links.linkBase);
       return dataDocument(data, links.self, page.parts, included);
     }
@@ -69,7 +77,7 @@ export async function execute(mapping: Mapping, plan: Plan, store: Store, links:
         const [first] = identifiers(await listWindow(mapping, plan.list, { limit: 1, offset: 0 }, store));
         return linkageDocument(first ?? null, links.self, links.related);
       }
-      const page = await listPage(mapping, plan.list, plan.paging, store, links.page);
+      const page = await listPage(mapping, plan.list, plan.paging, store, links.page, windows);
       return linkageDocument(identifiers(page.members), links.self, links.related, page.parts);
     }
   }

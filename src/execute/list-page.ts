@@ -7,9 +7,19 @@ import type { PageParts } from '../shape/documents.js';
 import { cursorLinks, offsetLinks, type PageBase, requestLink } from '../shape/page-links.js';
 import type { Member } from '../shape/resource-objects.js';
 import { buildCountQuery, buildListQuery } from '../sparql/list-query.js';
-import type { Row, Store } from '../store/store.js';
-import { countValue, membersOf, rowKeyValues } from './rows.js';
+import { toText } from '../sparql/to-text.js';
+import { type Row, type Store, StoreError } from '../store/store.js';
+import {
+  cursorSlice,
+  type MembersRead,
+  membersRead,
+  type OrderedList,
+  offsetSlice,
+  orderedList,
+} from './ordered-list.js';
+import { countValue, membersOf } from './rows.js';
 import { listLane, runQuery } from './run-query.js';
+import type { ListWindows } from './window-cache.js';
 
 /** A page of a list: its members in order, and the links and meta the document gets. */
 export interface ListPage {
@@ -20,6 +30,8 @@ export interface ListPage {
 /**
  * One page of a list (an offset page, or a cursor page by the cursor pagination profile), with
  * its links and meta. The count query, when the dataset counts, goes alongside the list query.
+ * With `windows` (the dataset's window cache), the page is cut from the whole ordered list,
+ * read once and kept, and the count is its length; the answer is the same, byte for byte.
  *
  * @example await listPage(mapping, plan.list, plan.paging, recorder, { path: '/concepts', query: 'page[size]=5' })
  */
@@ -29,13 +41,16 @@ export async function listPage(
   paging: Paging,
   store: Store,
   base: PageBase,
+  windows?: ListWindows,
 ): Promise<ListPage> {
+  const list = windows && (await cachedList(mapping, request, store, windows));
+  if (paging.page.kind === 'cursor') return cursorPage(mapping, request, paging, store, base, list);
   const { page } = paging;
-  if (page.kind === 'cursor') return cursorPage(mapping, request, paging, store, base);
   // Without a count, one row more than the page tells whether a next page exists.
   const window = { limit: page.size + (paging.count ? 0 : 1), offset: page.number * page.size };
-  const { rows, total } = await listRows(mapping, request, window, undefined, paging.count, store);
-  const members = membersOf(request.type, rows, request.parent !== undefined);
+  const { members, total } = list
+    ? { members: offsetSlice(list, window), total: paging.count ? list.members.length : undefined }
+    : await storeWindow(mapping, request, window, paging.count, store);
   const hasNext = total === undefined ? members.length > page.size : window.offset + page.size < total;
   const links = offsetLinks(base, page, { ...(total !== undefined && { total }), hasNext });
   return {
@@ -47,7 +62,8 @@ export async function listPage(
 /**
  * One page of a list by the cursor pagination profile: the store keeps what lies beyond the
  * cursors (a keyset FILTER) and returns one row more than the page, which tells whether more lie
- * beyond. A page that ends at `page[before]` is read from the end and turned round here.
+ * beyond. A page that ends at `page[before]` is read from the end and turned round here. From a
+ * cached list, the same members are cut from it, unless a cursor's member is not in it.
  */
 async function cursorPage(
   mapping: Mapping,
@@ -55,21 +71,35 @@ async function cursorPage(
   paging: Paging,
   store: Store,
   base: PageBase,
+  list: OrderedList | undefined,
 ): Promise<ListPage> {
   const { page, after, before } = paging;
   const skip = page.kind === 'cursor' ? (page.skip ?? 0) : 0;
   const fromEnd = before !== undefined && after === undefined;
-  const window = { limit: page.size + 1, offset: skip };
-  const { rows, total } = await listRows(mapping, request, window, { after, before, fromEnd }, paging.count, store);
-  const found = membersOf(request.type, rows, request.parent !== undefined);
+  const cut = list && cursorSlice(list, paging);
+  const {
+    members: found,
+    keys,
+    total,
+  } = cut
+    ? { ...cut, total: paging.count ? list!.members.length : undefined }
+    : await storeKeyset(
+        mapping,
+        request,
+        { limit: page.size + 1, offset: skip },
+        { after, before, fromEnd },
+        paging,
+        store,
+      );
   const members = found.slice(0, page.size);
-  if (fromEnd) members.reverse();
-  const list = { type: request.type, sort: request.sort };
-  const rowOf = new Map(rows.map((row) => [row.s?.value, row]));
-  const cursors = members.map((m) =>
-    encodeCursor(list, { values: rowKeyValues(request.sort, rowOf.get(m.iri)!), id: m.id, inclusive: false }),
-  );
-  const reopened = (cursor?: Cursor) => cursor && encodeCursor(list, { ...cursor, inclusive: true });
+  const values = keys.slice(0, page.size);
+  if (fromEnd) {
+    members.reverse();
+    values.reverse();
+  }
+  const cursorList = { type: request.type, sort: request.sort };
+  const cursors = members.map((m, i) => encodeCursor(cursorList, { values: values[i]!, id: m.id, inclusive: false }));
+  const reopened = (cursor?: Cursor) => cursor && encodeCursor(cursorList, { ...cursor, inclusive: true });
   const more = found.length > page.size;
   const jumpedFrom = skip > 0 ? requestLink(base, [['number', String(skip / page.size - 1)]]) : undefined;
   const links = cursorLinks(base, {
@@ -90,6 +120,58 @@ async function cursorPage(
       ...(Object.keys(meta).length > 0 && { meta: { page: meta } }),
     },
   };
+}
+
+/**
+ * The whole ordered list from the window cache (read from the store on a miss, with the key
+ * values cursors need), or `undefined` when it can't be kept; 404 when the list hangs off a parent
+ * that does not exist.
+ */
+async function cachedList(
+  mapping: Mapping,
+  request: ListRequest,
+  store: Store,
+  windows: ListWindows,
+): Promise<OrderedList | undefined> {
+  // An empty keyset: the plain order with the sort keys projected, as cursors need them.
+  const query = buildListQuery(mapping, request, undefined, { fromEnd: false });
+  const list = await windows.list(toText(query), () =>
+    runQuery(store, query, listLane(request)).then(
+      (rows) => orderedList(request, rows),
+      (error: unknown) => {
+        // The store cut the list short (Virtuoso's ResultSetMaxRows): only windows of it can be read.
+        if (error instanceof StoreError && error.kind === 'truncated') return undefined;
+        throw error;
+      },
+    ),
+  );
+  if (list?.missingParent) throw noParent(request);
+  return list;
+}
+
+/** An offset window of a list's members from the store, and the list's total when `count` is set. */
+async function storeWindow(
+  mapping: Mapping,
+  request: ListRequest,
+  window: Window,
+  count: boolean,
+  store: Store,
+): Promise<{ members: Member[]; total?: number }> {
+  const { rows, total } = await listRows(mapping, request, window, undefined, count, store);
+  return { members: membersOf(request.type, rows, request.parent !== undefined), total };
+}
+
+/** What a keyset list query reads from the store: members with their key values, and the total. */
+async function storeKeyset(
+  mapping: Mapping,
+  request: ListRequest,
+  window: Window,
+  keyset: Keyset,
+  paging: Paging,
+  store: Store,
+): Promise<MembersRead & { total?: number }> {
+  const { rows, total } = await listRows(mapping, request, window, keyset, paging.count, store);
+  return { ...membersRead(request, rows), total };
 }
 
 /**
@@ -115,7 +197,7 @@ async function listRows(
     const parentExists = count
       ? total !== undefined
       : !proven && (await countOf(mapping, request, store)) !== undefined;
-    if (!parentExists) throw notFound(`There is no ${request.parent.type.name} with this id.`);
+    if (!parentExists) throw noParent(request);
   }
   return total === undefined ? { rows } : { rows, total };
 }
@@ -126,6 +208,8 @@ async function countOf(mapping: Mapping, request: ListRequest, store: Store): Pr
   if (request.parent && countValue(row, 'parents') === 0) return undefined;
   return countValue(row, 'count');
 }
+
+const noParent = (request: ListRequest) => notFound(`There is no ${request.parent!.type.name} with this id.`);
 
 /**
  * The first members of a list window, without links: what a to-one relationship points at.

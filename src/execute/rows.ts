@@ -1,13 +1,16 @@
 import rdf from '@rdfjs/data-model';
 import type { Literal, Term } from '@rdfjs/types';
 import { iriToId } from '../mapping/ids.js';
-import type { ResourceType, SortKey } from '../mapping/model.js';
+import type { ResourceType } from '../mapping/model.js';
+import type { ListRequest } from '../plan/plan.js';
 import { XSD_DOUBLE } from '../rdf/vocabulary.js';
 import type { KeyValue } from '../request/cursor.js';
+import { valueOrder } from '../request/filter-values.js';
 import type { Member } from '../shape/resource-objects.js';
 import { exactVariable } from '../sparql/fetch-query.js';
 import { INCLUDE_VARIABLES } from '../sparql/include-query.js';
 import { idVariable } from '../sparql/members.js';
+import { perMemberKeyIndex, tieredKeyText } from '../sparql/per-member-key.js';
 import { exactKeyVariable, keyVariable } from '../sparql/sort-clauses.js';
 import { type Row, StoreError } from '../store/store.js';
 
@@ -59,23 +62,30 @@ export function groupValues(rows: readonly Row[]): Map<string, FieldValues> {
 }
 
 /**
- * The values a cursor keeps for the resource of one row of a keyset list query: the projected
- * aggregate of each attribute key (for a language key, without its tier digit, as ORDER BY sees
- * it); `null` where the resource has none.
+ * The values a cursor keeps for the resource of one row of a keyset list query: each attribute
+ * key's value as its ORDER BY compares it (`sparql/comparable.ts`): text as a plain literal (for a
+ * language key, without its tier digit), a number as the double its exact text gives, other typed
+ * values as they are; `null` where the resource has none (or, for a number key, none that reads as
+ * a number).
  *
- * @example rowKeyValues(parseSort('-financial-year,id', mapping, type), row) // [literal('2016-01-01Z', xsdDate)]
+ * @example rowKeyValues({ sort: parseSort('-financial-year,id', mapping, type) }, row) // [literal('2016-01-01Z', xsdDate)]
  */
-export function rowKeyValues(sort: readonly SortKey[], row: Row): KeyValue[] {
-  return sort.flatMap((key, i): KeyValue[] => {
-    if (key.path.end === 'id') return [];
+export function rowKeyValues(request: Pick<ListRequest, 'sort' | 'parent'>, row: Row): KeyValue[] {
+  const perMember = perMemberKeyIndex(request);
+  return request.sort.flatMap((key, i): KeyValue[] => {
+    const { end } = key.path;
+    if (end === 'id') return [];
     const term = row[keyVariable(i).value];
-    if (term?.termType === 'Literal')
-      return [
-        key.path.end.language !== undefined
-          ? rdf.literal(term.value.slice(1))
-          : exactDouble(term, row[exactKeyVariable(i).value]),
-      ];
-    return [term?.termType === 'NamedNode' ? term : null];
+    if (term?.termType !== 'Literal') return [term?.termType === 'NamedNode' ? term : null];
+    if (end.language !== undefined || i === perMember) {
+      const text = tieredKeyText(term.value);
+      return [text === null ? null : rdf.literal(text)];
+    }
+    const order = valueOrder(end);
+    if (order === 'text') return [rdf.literal(term.value)];
+    if (order === 'typed') return [term];
+    const exact = row[exactKeyVariable(i).value];
+    return [exact === undefined ? null : exactDouble(rdf.literal(term.value, XSD_DOUBLE_TERM), exact)];
   });
 }
 
@@ -152,6 +162,8 @@ export function exactDouble(term: Literal, exact: Term | undefined): Literal {
       : text! + rest!;
   return Number.isFinite(value) ? rdf.literal(String(value), term.datatype) : term;
 }
+
+const XSD_DOUBLE_TERM = rdf.namedNode(XSD_DOUBLE);
 
 /** The IRI of a variable that must hold a resource; undefined when unbound. */
 function resource(term: Term | undefined, variable: string): string | undefined {

@@ -1,4 +1,4 @@
-import type { Expression, VariableTerm } from 'sparqljs';
+import type { Expression } from 'sparqljs';
 import type { Attribute } from '../mapping/model.js';
 import { FLOATING_TYPES, XSD_DECIMAL, XSD_DOUBLE, XSD_STRING } from '../rdf/vocabulary.js';
 import { valueOrder } from '../request/filter-values.js';
@@ -79,7 +79,7 @@ function asDouble(attribute: Attribute, value: Expression): Expression {
  *
  * @example exactDoubleText(variable('key0')) // CONCAT(STR(?key0), " ", STR(?key0 - xsd:double(STR(?key0))))
  */
-export function exactDoubleText(x: VariableTerm): Expression {
+export function exactDoubleText(x: Expression): Expression {
   return op('concat', str(x), literal(' '), str(op('-', x, cast(XSD_DOUBLE, str(x)))));
 }
 

@@ -1,7 +1,7 @@
-import type { Pattern, SelectQuery, VariableExpression, VariableTerm } from 'sparqljs';
+import type { GroupPattern, Pattern, SelectQuery, VariableExpression, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
-import { bgp, iri, literal, optional, triple, values, variable } from './ast.js';
+import { bgp, bind, iri, literal, optional, triple, values, variable } from './ast.js';
 import { exactDoubleText } from './comparable.js';
 import { lookupPatterns } from './members.js';
 
@@ -9,7 +9,6 @@ import { lookupPatterns } from './members.js';
 export type FetchSubjects = { readonly iris: readonly string[] } | { readonly lookup: IdLookup };
 
 const S = variable('s');
-const P = variable('p');
 const F = variable('f');
 const O = variable('o');
 
@@ -39,8 +38,10 @@ export function buildFetchQuery(
 }
 
 /**
- * `VALUES (?p ?f) { (<predicate> "name") … } subject ?p object`: every value of the attributes,
- * with the attribute's name in `?f`; no pattern when there is no attribute to fetch.
+ * `{ subject <predicate> object BIND("name" AS ?f) } UNION …`: every value of the attributes, with
+ * the attribute's name in `?f`; no pattern when there is no attribute to fetch. One branch per
+ * predicate rather than `VALUES (?p ?f) … subject ?p object`: Oxigraph scans every triple for the
+ * latter (20 ms for a page of 20 at 100k triples, against 0.3 ms), Virtuoso plans both alike.
  *
  * @example attributePatterns([label], variable('t'), variable('o'))
  */
@@ -49,8 +50,14 @@ export function attributePatterns(
   subject: VariableTerm,
   object: VariableTerm,
 ): Pattern[] {
-  const fields = attributes.map((a) => ({ p: iri(a.predicate), f: literal(a.name) }));
-  return fields.length > 0 ? [values(fields), bgp(triple(subject, P, object))] : [];
+  const branches = attributes.map(
+    (a): GroupPattern => ({
+      type: 'group',
+      patterns: [bgp(triple(subject, iri(a.predicate), object)), bind(literal(a.name), F)],
+    }),
+  );
+  if (branches.length <= 1) return branches.flatMap((branch) => branch.patterns);
+  return [{ type: 'union', patterns: branches }];
 }
 
 /** The variable holding the exact text of a double value `?o` (see `comparable.ts`), as `?o_exact`. */

@@ -1,8 +1,8 @@
 import type { Literal, NamedNode } from '@rdfjs/types';
-import type { Expression, Ordering, VariableExpression } from 'sparqljs';
+import type { Expression, Ordering } from 'sparqljs';
 import { XSD_BOOLEAN, XSD_STRING } from '../rdf/vocabulary.js';
 import type { Cursor, KeyValue } from '../request/cursor.js';
-import { integer, literal, op, str } from './ast.js';
+import { literal, op, str } from './ast.js';
 import { textConstant as text } from './comparable.js';
 import type { KeyExpression } from './sort-clauses.js';
 
@@ -14,7 +14,7 @@ import type { KeyExpression } from './sort-clauses.js';
  */
 export function keysetOrder(keys: readonly KeyExpression[], idExpression: Expression, reversed: boolean): Ordering[] {
   const order: Ordering[] = keys.flatMap((key) => [
-    ...(key.missing ? [{ expression: key.missing.variable }] : []),
+    ...(key.missing ? [{ expression: key.missing }] : []),
     { expression: key.value, descending: key.descending },
   ]);
   order.push({ expression: idExpression });
@@ -44,8 +44,8 @@ export function keysetExpression(
 ): Expression {
   const values = [...cursor.values];
   const steps = keys.map((key) => {
-    const { later, earlier } = key.missing
-      ? compareKey(key.missing, key, values.shift() ?? null)
+    const { later, earlier } = key.present
+      ? compareKey(key.present, key, values.shift() ?? null)
       : compareId(key, cursor.idValue);
     return side === 'after' ? { beyond: later, behind: earlier } : { beyond: earlier, behind: later };
   });
@@ -60,8 +60,8 @@ export function keysetExpression(
 type Comparison = { later: Expression | false; earlier: Expression | false };
 
 /** When a row comes later or earlier than the cursor on an attribute key: missing values come after every present one. */
-function compareKey(missing: VariableExpression, key: KeyExpression, value: KeyValue): Comparison {
-  const [present, absent] = [op('=', missing.variable, integer(0)), op('=', missing.variable, integer(1))];
+function compareKey(present: Expression, key: KeyExpression, value: KeyValue): Comparison {
+  const absent = op('!', present);
   if (value === null) return { later: false, earlier: present };
   const [greater, less] = key.descending ? (['<', '>'] as const) : (['>', '<'] as const);
   return {

@@ -1,105 +1,217 @@
-import type { Expression, Pattern, SelectQuery, VariableTerm } from 'sparqljs';
+import {
+  type Expression,
+  type Pattern,
+  type SelectQuery,
+  type VariableExpression,
+  type VariableTerm,
+  Wildcard,
+} from 'sparqljs';
 import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
 import type { Keyset, ListRequest, Window } from '../plan/plan.js';
-import { bgp, filter, iri, optional, triple, variable } from './ast.js';
+import { bgp, bind, filter, integer, iri, literal, op, optional, RDF_TYPE, str, triple, variable } from './ast.js';
 import { filterPatterns } from './filter-clauses.js';
 import { keysetExpression, keysetOrder } from './keyset-clause.js';
 import { idVariable, lookupPatterns, memberPatterns } from './members.js';
-import { idSortExpression, sortClauses } from './sort-clauses.js';
+import { perMemberKey, perMemberKeyIndex } from './per-member-key.js';
+import { idSortExpression, type KeyExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
 
 /** `?s` (and `?s_id` for the predicate id strategy) in each row of a list query. */
 export const SUBJECT = variable('s');
 const PARENT = variable('parent');
 /** The id sort expression as an aggregate of a grouped keyset query: `(MIN(…) AS ?sid)`. */
 const ID_KEY = { variable: variable('sid') };
-const min = (expression: Expression): Expression => ({
+const aggregate = (aggregation: 'min' | 'max', expression: Expression): Expression => ({
   type: 'aggregate',
-  aggregation: 'min',
+  aggregation,
   expression,
   distinct: false,
 });
+const min = (expression: Expression) => aggregate('min', expression);
 
 /**
  * Builds the query that selects a window of the ordered members of a list. Rows carry `?s` and,
- * for `predicate` ids, `?s_id`. With a parent, a parent that exists but points at nothing yields
- * one row with `?s` unbound, and a parent that does not exist yields no row, so one query tells
- * 404 from empty (on the first page).
+ * for `predicate` ids, `?s_id`; cursor pages also the sort keys' values (`?key<i>`). With a
+ * parent, a parent that exists but points at nothing yields one row with `?s` unbound, and a
+ * parent that does not exist yields no row, so one query tells 404 from empty (on the first page).
+ *
+ * Flat sort keys (`sort-clauses.ts`) order the rows themselves, each member's least value only,
+ * and a cursor's keyset FILTER goes into the pattern, so a deep cursor page costs what a first
+ * page costs. Other keys group the members first.
  *
  * @example buildListQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', mapping, tradeActivities), filters: [] }, { limit: 20, offset: 0 })
  */
 export function buildListQuery(mapping: Mapping, request: ListRequest, window?: Window, keyset?: Keyset): SelectQuery {
-  const { type } = request;
-  const sort = sortClauses(mapping, type, request.sort, SUBJECT);
-  const where = listPatterns(mapping, request, [...sort.optionals, ...sort.binds]);
-  const projected = projection(type);
-  const id = idSortExpression(type, SUBJECT);
-  // The keyset FILTER sits where the sort keys are known: after the GROUP BY when there is one,
-  // where it compares aggregates only, the id as its MIN too (see keysetExpression).
-  const isGrouped = sort.aggregates.length > 0;
-  const [keysetId, keys] = isGrouped
-    ? [ID_KEY.variable, sort.keys.map((key) => (key.missing ? key : { ...key, value: ID_KEY.variable }))]
-    : [id, sort.keys];
-  const keysetFilters = (['after', 'before'] as const).flatMap((side) =>
-    keyset?.[side] ? [filter(keysetExpression(keys, keysetId, keyset[side], side))] : [],
-  );
-  // Without a cursor FILTER, the plain ORDER BY is right on every store (see KeyExpression).
-  const filtered = keysetFilters.length > 0;
-  const order = filtered ? keysetOrder(keys, keysetId, keyset!.fromEnd) : [...sort.order, { expression: id }];
-  const slice = window ? { limit: window.limit, ...(window.offset > 0 && { offset: window.offset }) } : {};
-  if (!isGrouped) {
-    return {
-      type: 'query',
-      queryType: 'SELECT',
-      prefixes: {},
-      distinct: true,
-      variables: projected,
-      where: [...where, ...keysetFilters],
-      order,
-      ...slice,
-    };
-  }
-  const flags = filtered
-    ? [...sort.keys.flatMap((key) => (key.missing ? [key.missing] : [])), { ...ID_KEY, expression: min(id) }]
-    : [];
+  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT);
+  if (sort.flat) return flatListQuery(mapping, request, sort, window, keyset);
+  const perMember = perMemberKeyIndex(request);
+  if (perMember !== undefined) return perMemberListQuery(mapping, request, perMember, window, keyset);
+  return groupedListQuery(mapping, request, sort, window, keyset);
+}
+
+function flatListQuery(
+  mapping: Mapping,
+  request: ListRequest,
+  sort: SortClauses,
+  window?: Window,
+  keyset?: Keyset,
+): SelectQuery {
+  const id = idSortExpression(request.type, SUBJECT);
+  const keys = keyset ? sort.keys.flatMap((key, i) => (key.missing ? [keyVariable(i)] : [])) : [];
+  const conditions = [...sort.leastValueConditions, ...keysetConditions(sort.keys, id, keyset)];
+  return {
+    ...select(request.type, [...keys, ...exactKeys(sort, keyset)], window),
+    distinct: true,
+    where: [
+      ...listPatterns(mapping, request, [...sort.optionals, ...sort.leastValueOnly]),
+      ...(conditions.length > 0 ? [filter(conditions.reduce((all, next) => op('&&', all, next)))] : []),
+    ],
+    order: keysetOrder(sort.keys, id, keyset?.fromEnd ?? false),
+  };
+}
+
+function groupedListQuery(
+  mapping: Mapping,
+  request: ListRequest,
+  sort: SortClauses,
+  window?: Window,
+  keyset?: Keyset,
+): SelectQuery {
+  const projected = projection(request.type);
+  // The keyset FILTER comes after the GROUP BY, where it compares aggregates only: the id as its
+  // MIN too (see keysetExpression).
+  const keys = sort.keys.map((key) => (key.missing ? key : { ...key, value: ID_KEY.variable }));
+  const filters = keysetConditions(keys, ID_KEY.variable, keyset).map(filter);
   const grouped: SelectQuery = {
-    type: 'query',
-    queryType: 'SELECT',
-    prefixes: {},
-    variables: [...projected, ...sort.aggregates, ...flags],
-    where,
+    ...select(request.type, [
+      ...sort.aggregates,
+      ...(keyset
+        ? [...sort.missingFlags, { ...ID_KEY, expression: min(idSortExpression(request.type, SUBJECT)) }]
+        : []),
+    ]),
+    where: listPatterns(mapping, request, [...sort.optionals, ...sort.binds]),
     group: projected.map((expression) => ({ expression })),
   };
-  const exact = sort.keys.flatMap((key) => (key.exact ? [key.exact] : []));
-  const outer = keyset ? [...projected, ...sort.aggregates.map((a) => a.variable), ...exact] : projected;
+  const outer = keyset ? [...sort.aggregates.map((a) => a.variable), ...exactKeys(sort, keyset)] : [];
   return {
-    type: 'query',
-    queryType: 'SELECT',
-    prefixes: {},
-    variables: outer,
-    where: [{ type: 'group', patterns: [grouped] }, ...keysetFilters],
-    order,
-    ...slice,
+    ...select(request.type, outer, window),
+    where: [{ type: 'group', patterns: [grouped] }, ...filters],
+    // Without a cursor FILTER, the plain ORDER BY is right on every store (see KeyExpression).
+    order: keyset
+      ? keysetOrder(keys, ID_KEY.variable, keyset.fromEnd)
+      : [...sort.order, { expression: idSortExpression(request.type, SUBJECT) }],
   };
 }
 
 /**
- * Builds the query that counts a list's members: one row with `?count`, and with a parent also
- * `?parents` (0 when the parent does not exist, which tells 404 from an empty list).
- *
- * @example buildCountQuery(mapping, { type: tradeActivities, sort: [], filters: [] })
+ * A list sorted by one text key that may have several values (`per-member-key.ts`): the members
+ * with the placeholder, UNION the members joined to their key, grouped by member.
  */
-export function buildCountQuery(mapping: Mapping, request: ListRequest): SelectQuery {
-  const count = (of: VariableTerm, name: string) => ({
-    expression: { type: 'aggregate' as const, aggregation: 'count', distinct: true, expression: of },
-    variable: variable(name),
-  });
+function perMemberListQuery(
+  mapping: Mapping,
+  request: ListRequest,
+  i: number,
+  window?: Window,
+  keyset?: Keyset,
+): SelectQuery {
+  const { type } = request;
+  const perMember = perMemberKey(mapping, request.sort[i]!, i, SUBJECT);
+  const key = keyVariable(i);
+  const placeholder = literal(perMember.placeholder);
+  const members = listPatterns(mapping, request, []);
+  const grouped: SelectQuery = {
+    ...select(type, [
+      { expression: aggregate(perMember.aggregation, perMember.value), variable: key },
+      ...(keyset ? [{ ...ID_KEY, expression: min(idSortExpression(type, SUBJECT)) }] : []),
+    ]),
+    where: [
+      {
+        type: 'union',
+        patterns: [
+          { type: 'group', patterns: [...members, bind(placeholder, perMember.value)] },
+          { type: 'group', patterns: [...members, perMember.pattern] },
+        ],
+      },
+    ],
+    group: projection(type).map((expression) => ({ expression })),
+  };
+  // STR(): Virtuoso compares a MIN/MAX of strings with a string constant wrongly (see keyset-clause.ts).
+  const present = op('!=', str(key), placeholder);
+  const missing = op('if', present, integer(0), integer(1));
+  const keys: KeyExpression[] = request.sort.map((sortKey, j) =>
+    j === i
+      ? { value: op('substr', key, integer(2)), descending: sortKey.descending, missing, present }
+      : { value: keyset ? ID_KEY.variable : idSortExpression(type, SUBJECT), descending: sortKey.descending },
+  );
+  const id = keyset ? ID_KEY.variable : idSortExpression(type, SUBJECT);
+  return {
+    ...select(type, keyset ? [key] : [], window),
+    where: [
+      { type: 'group', patterns: [grouped] },
+      // The class again: Virtuoso 7.2 answers this form's ?s as a literal when a filter binds it
+      // to one IRI (filter[id]), unless a triple binds it outside the sub-select.
+      bgp(triple(SUBJECT, RDF_TYPE, iri(type.classIri))),
+      ...keysetConditions(keys, id, keyset).map(filter),
+    ],
+    order: keysetOrder(keys, id, keyset?.fromEnd ?? false),
+  };
+}
+
+/** A SELECT of the members (`?s`, `?s_id`) and `extra`, over `window` if any. */
+function select(type: ResourceType, extra: (VariableTerm | VariableExpression)[], window?: Window): SelectQuery {
   return {
     type: 'query',
     queryType: 'SELECT',
     prefixes: {},
-    variables: request.parent ? [count(SUBJECT, 'count'), count(PARENT, 'parents')] : [count(SUBJECT, 'count')],
+    variables: [...projection(type), ...extra],
+    where: [],
+    ...(window && { limit: window.limit, ...(window.offset > 0 && { offset: window.offset }) }),
+  };
+}
+
+/** The conditions that keep what lies beyond a keyset's cursors. */
+function keysetConditions(keys: readonly KeyExpression[], id: Expression, keyset?: Keyset): Expression[] {
+  return (['after', 'before'] as const).flatMap((side) =>
+    keyset?.[side] ? [keysetExpression(keys, id, keyset[side], side)] : [],
+  );
+}
+
+/** The exact text of number keys, for the cursors of a keyset page. */
+function exactKeys(sort: SortClauses, keyset?: Keyset): VariableExpression[] {
+  return keyset ? sort.keys.flatMap((key) => (key.exact ? [key.exact] : [])) : [];
+}
+
+/**
+ * Builds the query that counts a list's members: one row with `?count`, and with a parent also
+ * `?parents` (0 when the parent does not exist, which tells 404 from an empty list). The rows a
+ * list query lists are its distinct `?s` (and `?s_id`): counted as `COUNT(*)` over a DISTINCT
+ * sub-select, which stores do far faster than a `COUNT(DISTINCT ?s)` (13 against 48 ms over 70,000
+ * members on Virtuoso).
+ *
+ * @example buildCountQuery(mapping, { type: tradeActivities, sort: [], filters: [] })
+ */
+export function buildCountQuery(mapping: Mapping, request: ListRequest): SelectQuery {
+  const count = (name: string, of?: VariableTerm): VariableExpression => ({
+    expression: {
+      type: 'aggregate',
+      aggregation: 'count',
+      distinct: of !== undefined,
+      expression: of ?? new Wildcard(),
+    },
+    variable: variable(name),
+  });
+  if (request.parent) {
+    return {
+      ...select(request.type, []),
+      variables: [count('count', SUBJECT), count('parents', PARENT)],
+      where: listPatterns(mapping, request, []),
+    };
+  }
+  const members: SelectQuery = {
+    ...select(request.type, []),
+    distinct: true,
     where: listPatterns(mapping, request, []),
   };
+  return { ...select(request.type, []), variables: [count('count')], where: [{ type: 'group', patterns: [members] }] };
 }
 
 /** The members of the list, their filters and `extra` patterns (sort keys), hung off the parent if any. */

@@ -1,19 +1,38 @@
 import type { Expression, Ordering, Pattern, VariableExpression, VariableTerm } from 'sparqljs';
-import type { Mapping, ResourceType, SortKey } from '../mapping/model.js';
+import type { Attribute, Mapping, ResourceType, SortKey } from '../mapping/model.js';
+import { XSD_BOOLEAN } from '../rdf/vocabulary.js';
 import { valueOrder } from '../request/filter-values.js';
-import { bgp, bind, integer, iri, op, optional, str, triple, variable } from './ast.js';
+import { bgp, bind, filter, integer, iri, literal, op, optional, str, triple, variable } from './ast.js';
 import { comparableValue, exactDoubleText } from './comparable.js';
 import { languageTier, strictLanguageFilter } from './language-tier.js';
 import { idVariable, memberPatterns } from './members.js';
 
-/** What a list of sort keys adds to a list query. */
+/**
+ * What a list of sort keys adds to a list query. Keys are *flat* when each can hold one value per
+ * resource (a single-valued attribute through to-one hops, in no language): the query then orders
+ * the rows themselves, with no GROUP BY. Otherwise (a `many` attribute, a to-many hop, a language
+ * to choose) every attribute key is an aggregate over a GROUP BY of the members.
+ */
 export interface SortClauses {
-  /** One OPTIONAL per attribute key, binding `?k<i>` to every value the path reaches. */
+  readonly flat: boolean;
+  /** One OPTIONAL per attribute key, binding every value the path reaches: `?key<i>` when flat, else `?k<i>`. */
   readonly optionals: Pattern[];
   /** BINDs that derive language-tiered keys; they go last in the group (see below). */
   readonly binds: Pattern[];
-  /** One aggregate per attribute key (`MIN(?k0) AS ?key0`); when empty, no GROUP BY is needed. */
+  /** Grouped only: one aggregate per attribute key (`MIN(?k0) AS ?key0`). */
   readonly aggregates: VariableExpression[];
+  /** Grouped only: one aggregate per attribute key, 1 when the resource has no value, for cursor pages. */
+  readonly missingFlags: VariableExpression[];
+  /**
+   * Flat only: per attribute key, an OPTIONAL that finds the resource's values less than this
+   * row's value, and the condition that it found none. Data that gives a single-valued attribute
+   * several values then still lists each resource once, by its least value (the value it shows),
+   * in both directions. SELECT DISTINCT alone does not: Virtuoso keeps another row than the first.
+   * (Not FILTER NOT EXISTS: Virtuoso 7.2 drops the whole FILTER when the NOT EXISTS applies a
+   * function to a variable of the outer pattern.)
+   */
+  readonly leastValueOnly: Pattern[];
+  readonly leastValueConditions: Expression[];
   readonly order: Ordering[];
   /** Each sort key as the keyset comparison of cursor pagination sees it (`keyset-clause.ts`), in sort order. */
   readonly keys: KeyExpression[];
@@ -21,14 +40,16 @@ export interface SortClauses {
 
 /**
  * One sort key in the list's order: `value` is what ORDER BY compares; `missing`, for attribute
- * keys, an aggregate that is 1 when the resource has no value (and then comes last), else 0.
- * Cursor pages order by it instead of `BOUND(?key<i>)`: once a FILTER after the GROUP BY mentions
- * `?key<i>`, Virtuoso takes an unbound `?key<i>` for a bound one in ORDER BY.
+ * keys, 1 when the resource has no value (it then comes last), else 0. Over a grouped query, cursor
+ * pages order by an aggregate flag (`?missing<i>`) instead of `BOUND(?key<i>)`: once a FILTER after
+ * the GROUP BY mentions `?key<i>`, Virtuoso takes an unbound `?key<i>` for a bound one in ORDER BY.
  */
 export interface KeyExpression {
   readonly value: Expression;
   readonly descending: boolean;
-  readonly missing?: VariableExpression;
+  readonly missing?: Expression;
+  /** For attribute keys: true when the resource has a value (`missing` is 0), for the keyset FILTER. */
+  readonly present?: Expression;
   /** For a number key, its value as exact text (`comparable.ts` exactDoubleText), for cursors. */
   readonly exact?: VariableExpression;
 }
@@ -62,8 +83,9 @@ export function idSortExpression(type: ResourceType, subject: VariableTerm): Exp
 /**
  * Turns sort keys into SPARQL, with the README's sort semantics: resources missing a key come
  * last in both directions; a key that may have several values sorts by its minimum ascending and
- * its maximum descending, a single-valued one by the value the resource shows (its minimum, in the
- * preferred language); ties go to the id, ascending.
+ * its maximum descending, a single-valued one by its value (the value the resource shows: in the
+ * preferred language); ties go to the id, ascending. A single-valued key the data gives several
+ * values sorts by its least one, the value the resource shows.
  */
 export function sortClauses(
   mapping: Mapping,
@@ -71,29 +93,49 @@ export function sortClauses(
   keys: readonly SortKey[],
   subject: VariableTerm,
 ): SortClauses {
-  const clauses: SortClauses = { optionals: [], binds: [], aggregates: [], order: [], keys: [] };
+  const flat = keys.every(({ path }) => path.end === 'id' || (!path.multiValued && path.end.language === undefined));
+  const clauses = {
+    flat,
+    optionals: [] as Pattern[],
+    binds: [] as Pattern[],
+    aggregates: [] as VariableExpression[],
+    missingFlags: [] as VariableExpression[],
+    leastValueOnly: [] as Pattern[],
+    leastValueConditions: [] as Expression[],
+    order: [] as Ordering[],
+    keys: [] as KeyExpression[],
+  };
   keys.forEach((key, i) => {
-    const end = key.path.end;
+    const { end } = key.path;
     if (end === 'id') {
       const value = idSortExpression(type, subject);
       clauses.order.push({ expression: value, descending: key.descending });
       clauses.keys.push({ value, descending: key.descending });
       return;
     }
+    const { descending } = key;
+    if (flat) {
+      const value = keyVariable(i);
+      const compared = comparableValue(end, value);
+      // A value of a number attribute that reads as no number is no key, as for a grouped key's MIN.
+      const isNumber = valueOrder(end) === 'number';
+      // COALESCE: ISNUMERIC of no value is an error, which the keyset's `!present` must not be.
+      const present = isNumber
+        ? op('coalesce', op('isnumeric', compared), literal('false', XSD_BOOLEAN))
+        : op('bound', value);
+      const missing = op('if', present, integer(0), integer(1));
+      clauses.optionals.push(optional(...keyPath(mapping, key, subject, value, `k${i}_`)));
+      const other = variable(`key${i}_other`);
+      const less = lessThan(end, comparableValue(end, other), compared);
+      clauses.leastValueOnly.push(optional(...keyPath(mapping, key, subject, other, `k${i}_other_`), filter(less)));
+      clauses.leastValueConditions.push(op('!', op('bound', other)));
+      clauses.order.push({ expression: missing }, { expression: compared, descending });
+      clauses.keys.push({ value: compared, descending, missing, present, ...exactKey(end, compared, i) });
+      return;
+    }
     const value = variable(`k${i}`);
-    const patterns: Pattern[] = [];
-    let from = subject;
-    key.path.hops.forEach((hop, j) => {
-      const to = variable(`k${i}_${j}`);
-      patterns.push(bgp(hop.inverse ? triple(to, iri(hop.predicate), from) : triple(from, iri(hop.predicate), to)));
-      patterns.push(...memberPatterns(mapping.types.get(hop.target)!, to));
-      from = to;
-    });
-    patterns.push(bgp(triple(from, iri(end.predicate), value)));
-    patterns.push(...strictLanguageFilter(value, end)); // a strict language: values in other languages are no key
-    const useMax = key.descending && key.path.multiValued;
-    clauses.optionals.push(optional(...patterns));
-    const order = valueOrder(end);
+    const useMax = descending && key.path.multiValued;
+    clauses.optionals.push(optional(...keyPath(mapping, key, subject, value, `k${i}_`)));
     // What MIN/MAX pick from: the value the key compares by (comparable.ts), or for a language key
     // a tiered text; `present` is bound when the resource has a value.
     let aggregated: Expression = comparableValue(end, value);
@@ -111,23 +153,65 @@ export function sortClauses(
       aggregated = present = tiered;
     }
     const key_ = keyVariable(i);
-    clauses.aggregates.push({
-      expression: { type: 'aggregate', aggregation: useMax ? 'max' : 'min', expression: aggregated, distinct: false },
-      variable: key_,
-    });
+    clauses.aggregates.push({ expression: aggregate(useMax ? 'max' : 'min', aggregated), variable: key_ });
+    const missing = variable(`missing${i}`);
+    clauses.missingFlags.push({ expression: aggregate('min', unboundFlag(present)), variable: missing });
     const compared = end.language !== undefined ? op('substr', key_, integer(2)) : key_;
-    clauses.order.push({ expression: op('if', op('bound', key_), integer(0), integer(1)) });
-    clauses.order.push({ expression: compared, descending: key.descending });
-    const missing = op('if', op('bound', present), integer(0), integer(1));
+    clauses.order.push({ expression: unboundFlag(key_) }, { expression: compared, descending });
     clauses.keys.push({
       value: compared,
-      descending: key.descending,
-      missing: {
-        expression: { type: 'aggregate', aggregation: 'min', expression: missing, distinct: false },
-        variable: variable(`missing${i}`),
-      },
-      ...(order === 'number' && { exact: { expression: exactDoubleText(key_), variable: exactKeyVariable(i) } }),
+      descending,
+      missing,
+      present: op('=', missing, integer(0)),
+      ...(valueOrder(end) === 'number' && exactKey(end, key_, i)),
     });
   });
   return clauses;
+}
+
+/**
+ * The patterns from `subject` along a sort key's path to `value`: each hop, with its target's
+ * membership, then the attribute (in a strict language only, if so mapped). `prefix` names the
+ * hops' variables.
+ */
+function keyPath(
+  mapping: Mapping,
+  key: SortKey,
+  subject: VariableTerm,
+  value: VariableTerm,
+  prefix: string,
+): Pattern[] {
+  const end = key.path.end as Attribute;
+  const patterns: Pattern[] = [];
+  let from = subject;
+  key.path.hops.forEach((hop, j) => {
+    const to = variable(`${prefix}${j}`);
+    patterns.push(bgp(hop.inverse ? triple(to, iri(hop.predicate), from) : triple(from, iri(hop.predicate), to)));
+    patterns.push(...memberPatterns(mapping.types.get(hop.target)!, to));
+    from = to;
+  });
+  patterns.push(bgp(triple(from, iri(end.predicate), value)));
+  patterns.push(...strictLanguageFilter(value, end)); // a strict language: values in other languages are no key
+  return patterns;
+}
+
+/** `a < b` in a key's order. Booleans by truth value: Oxigraph's `<` on booleans is an error. */
+function lessThan(attribute: Attribute, a: Expression, b: Expression): Expression {
+  return attribute.datatype === XSD_BOOLEAN ? op('&&', op('!', a), b) : op('<', a, b);
+}
+
+const unboundFlag = (value: VariableTerm) => op('if', op('bound', value), integer(0), integer(1));
+
+const aggregate = (aggregation: 'min' | 'max', expression: Expression): Expression => ({
+  type: 'aggregate',
+  aggregation,
+  expression,
+  distinct: false,
+});
+
+/** The exact text of a number key's value (`?key<i>_exact`), read back for cursors. */
+function exactKey(attribute: Attribute, compared: Expression, i: number): { exact?: VariableExpression } {
+  return valueOrder(attribute) === 'number'
+    ? { exact: { expression: exactDoubleText(compared), variable: exactKeyVariable(i) } }
+    : {};
 }

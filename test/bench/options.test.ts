@@ -31,7 +31,16 @@ describe('parseBenchOptions', () => {
     });
   });
 
+  it('--window-cache: the TTL the server gets (0: off); without it, the server decides', () => {
+    expect(parseBenchOptions(['--window-cache', '0'])).toMatchObject({ windowCacheTtlSeconds: 0 });
+    expect(parseBenchOptions(['--window-cache', '3600'])).toMatchObject({ windowCacheTtlSeconds: 3600 });
+    expect(parseBenchOptions([])).not.toHaveProperty('windowCacheTtlSeconds');
+  });
+
   it.each([
+    { argv: ['--window-cache=-1'], message: /--window-cache: expected seconds \(0 turns the cache off\), got '-1'/ },
+    { argv: ['--window-cache', 'on'], message: /--window-cache: expected seconds/ },
+    { argv: ['--window-cache', ''], message: /--window-cache: expected seconds/ },
     { argv: ['--size', '5m'], message: /--size: expected one of 10k, 100k, 1m, got '5m'/ },
     { argv: ['--store', 'fuseki'], message: /--store: expected one of embedded, virtuoso/ },
     { argv: ['--smoke', '--size', '1m'], message: /--smoke runs the 10k dataset only/ },

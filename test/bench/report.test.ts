@@ -22,6 +22,11 @@ describe('markdown report', () => {
     expect(rows[4]).toMatch(/^\| filtered \| n\/a: HTTP 400: not \\\| supported \|/);
   });
 
+  it('storeTable: no ratio for a shape that sent no query (its floor replays nothing)', () => {
+    const table = storeTable(storeResult({ shapes: [measured('relationship', 1.2, 0.001, 0)] }), [10]);
+    expect(table.split('\n')[2]).toContain('| – (no query) |');
+  });
+
   it('storeTable: a run skipped as too slow, and failures by status code', () => {
     const shape = measured('sorted', 5000, 4900) as Extract<ShapeResult, { status: 'ok' }>;
     const slow: ShapeResult = {

@@ -25,6 +25,13 @@ describe('evaluateTargets', () => {
     expect(status(elsewhere, 'deep page')).toBe('n/a');
   });
 
+  it('a shape that sent no query (a list from the window cache) has no floor: left out of the ratio', () => {
+    const cached = storeResult({ shapes: [measured('single', 2.2, 2), measured('relationship', 1.2, 0.001, 0)] });
+    expect(evaluateTargets(cached).find((r) => r.target.startsWith('server p50 ÷ floor p50'))?.figure).toBe(
+      'worst 1.10 (single)',
+    );
+  });
+
   it('checks the embedded store’s own targets on the embedded store only', () => {
     const embedded = evaluateTargets(storeResult({ store: 'embedded', loadMs: 16_000 }));
     expect(status(embedded, 'loads in')).toBe('missed');

@@ -54,6 +54,7 @@ const MAIN = {
   includeDepth: 2,
   cacheControl: 'public, max-age=60',
   cacheTtlSeconds: 30,
+  windowCacheTtlSeconds: 600,
 };
 const OTHER = {
   mapping: '/srv/other/mapping.yaml',
@@ -73,6 +74,7 @@ const FILES: Record<string, unknown> = {
     default: 'main',
     cors: { origins: ['https://app.example.org'] },
     cacheMaxMegabytes: 16,
+    windowCacheMaxMegabytes: 128,
     datasets: { other: OTHER, main: MAIN },
   },
   // No port, host or default (the first dataset is); no graph, user or password.
@@ -121,6 +123,7 @@ const MAIN_KEPT = {
   includeDepth: 2,
   cacheControl: 'public, max-age=60',
   cacheTtlSeconds: 30,
+  windowCacheTtlSeconds: 600,
 };
 const fullRead = (main: DatasetConfig, top: Partial<ServerConfig> = {}): ServerConfig => ({
   port: 8080,
@@ -129,6 +132,7 @@ const fullRead = (main: DatasetConfig, top: Partial<ServerConfig> = {}): ServerC
   datasets: { other: OTHER, main },
   cors: { origins: ['https://app.example.org'] },
   cacheMaxMegabytes: 16,
+  windowCacheMaxMegabytes: 128,
   ...top,
 });
 const BARE_KEPT = {
@@ -292,13 +296,19 @@ describe('config file × environment', () => {
     expect(await configure({ file }, env)).toStrictEqual(expected());
   });
 
-  it.each(['timeoutMs', 'linkBase', 'page', 'count', 'includeDepth', 'cacheControl', 'cacheTtlSeconds'] as const)(
-    "SPARQL_ENDPOINT keeps the default dataset's %s as the file sets it",
-    async (key) => {
-      const config = await configure({ file: 'full.yaml' }, { SPARQL_ENDPOINT: ENDPOINT });
-      expect(config.datasets.main![key], key).toStrictEqual(MAIN[key]);
-    },
-  );
+  it.each([
+    'timeoutMs',
+    'linkBase',
+    'page',
+    'count',
+    'includeDepth',
+    'cacheControl',
+    'cacheTtlSeconds',
+    'windowCacheTtlSeconds',
+  ] as const)("SPARQL_ENDPOINT keeps the default dataset's %s as the file sets it", async (key) => {
+    const config = await configure({ file: 'full.yaml' }, { SPARQL_ENDPOINT: ENDPOINT });
+    expect(config.datasets.main![key], key).toStrictEqual(MAIN[key]);
+  });
 
   it.each(
     titled<NodeJS.ProcessEnv>(
@@ -493,6 +503,16 @@ describe('flags × environment', () => {
           message: "--cache-ttl: expected a number of seconds, got 'soon'",
         },
         {
+          name: '--window-cache-ttl -5',
+          flags: { 'window-cache-ttl': '-5' },
+          message: "--window-cache-ttl: expected a number of seconds, got '-5'",
+        },
+        {
+          name: '--window-cache-ttl forever',
+          flags: { 'window-cache-ttl': 'forever' },
+          message: "--window-cache-ttl: expected a number of seconds, got 'forever'",
+        },
+        {
           name: '--endpoint localhost:8890 (no http(s) scheme)',
           flags: { data: undefined, endpoint: 'localhost:8890' },
           message: "--endpoint: expected an http(s) URL, got 'localhost:8890'",
@@ -602,6 +622,7 @@ describe('flags and the equivalent config file give the same ServerConfig', () =
       'link-base': 'https://data.example.org/api/sample',
       workers: '3',
       'cache-ttl': '15',
+      'window-cache-ttl': '0',
       'cache-control': 'public, max-age=5',
       'cors-origin': ['https://a.example.org', 'https://b.example.org:8443'],
     };
@@ -615,6 +636,7 @@ describe('flags and the equivalent config file give the same ServerConfig', () =
         linkBase: 'https://data.example.org/api/sample',
         workers: 3,
         cacheTtlSeconds: 15,
+        windowCacheTtlSeconds: 0,
         cacheControl: 'public, max-age=5',
       },
     );

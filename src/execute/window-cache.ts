@@ -1,0 +1,123 @@
+import { LRUCache } from 'lru-cache';
+import { StoreError } from '../store/store.js';
+import { type OrderedList, orderedListBytes } from './ordered-list.js';
+
+export interface WindowCacheOptions {
+  /** Bound on the memory all lists hold together (estimated, see `orderedListBytes`); 256 MiB by default. */
+  readonly maxBytes?: number;
+  /** The clock TTLs are measured with (`performance` by default); tests pass one they can move. */
+  readonly clock?: { now(): number };
+}
+
+/** A dataset's use of a window cache: `list` answers with the dataset's lists, kept for its TTL. */
+export interface ListWindows {
+  /**
+   * The ordered list whose list query is `key` (its text: the whole request as the store sees
+   * it): the cached one, or the one `compute` reads, shared by every request that asks while it
+   * runs, and kept if it fits. `compute` resolves `undefined` when the store cannot give the whole
+   * list (it cut the result short); then this does too, and the caller asks the store for its page.
+   * A list bigger than the cache's bound still answers the request that read it, but is not kept:
+   * `undefined` for later requests too, so that each does not read the whole list again.
+   */
+  list(key: string, compute: () => Promise<OrderedList | undefined>): Promise<OrderedList | undefined>;
+}
+
+/** What `/metrics` reports of a window cache. */
+export interface WindowCacheStats {
+  readonly entries: number;
+  readonly bytes: number;
+  /** By dataset: pages cut from a cached list, and pages whose list was not cached (read, or not cacheable). */
+  readonly hits: ReadonlyMap<string, number>;
+  readonly misses: ReadonlyMap<string, number>;
+}
+
+export const DEFAULT_WINDOW_CACHE_MAX_BYTES = 256 * 2 ** 20;
+
+/** What a list too big to keep (or cut short by the store) leaves in the cache: only that fact. */
+const UNCACHEABLE = Symbol('uncacheable');
+type Entry = OrderedList | typeof UNCACHEABLE;
+const MARKER_BYTES = 64;
+
+/**
+ * The ordered-window cache: whole ordered lists (members, sort key values for cursors) kept in
+ * memory, so that every page of a list, however deep, by offset or by cursor, is a slice of it
+ * and its count is its length. For stores whose data does not change while the server runs (the
+ * embedded one: no expiry), or changes rarely enough for a TTL. One LRU bounded by memory, shared
+ * by every dataset; a dataset with a TTL of 0 does not use it.
+ *
+ * @example
+ * const windows = new WindowCache({ maxBytes: 64 * 2 ** 20 }).forDataset('sample', Number.POSITIVE_INFINITY);
+ * const list = await windows?.list(queryText, () => readWholeList());
+ */
+export class WindowCache {
+  private readonly maxBytes: number;
+  private readonly entries: LRUCache<string, Entry>;
+  /** Lists being read: every request for one of them waits for the same reading. */
+  private readonly flights = new Map<string, Promise<OrderedList | undefined>>();
+  private readonly hits = new Map<string, number>();
+  private readonly misses = new Map<string, number>();
+
+  constructor(options: WindowCacheOptions = {}) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_WINDOW_CACHE_MAX_BYTES;
+    this.entries = new LRUCache<string, Entry>({
+      maxSize: this.maxBytes,
+      maxEntrySize: this.maxBytes,
+      ttlResolution: 0,
+      ...(options.clock && { perf: options.clock }),
+    });
+  }
+
+  /**
+   * The cache as one dataset uses it, keeping lists `ttlSeconds` (`Infinity`: until evicted);
+   * `undefined` when `ttlSeconds` is 0: the dataset reads pages from the store.
+   */
+  forDataset(dataset: string, ttlSeconds: number): ListWindows | undefined {
+    if (!(ttlSeconds > 0)) return undefined;
+    // lru-cache: a TTL of 0 never expires.
+    const ttl = Number.isFinite(ttlSeconds) ? Math.max(1, Math.round(ttlSeconds * 1000)) : 0;
+    return { list: (key, compute) => this.list(dataset, JSON.stringify([dataset, key]), ttl, compute) };
+  }
+
+  stats(): WindowCacheStats {
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize, hits: this.hits, misses: this.misses };
+  }
+
+  private async list(
+    dataset: string,
+    key: string,
+    ttl: number,
+    compute: () => Promise<OrderedList | undefined>,
+  ): Promise<OrderedList | undefined> {
+    const entry = this.entries.get(key);
+    count(entry !== undefined && entry !== UNCACHEABLE ? this.hits : this.misses, dataset);
+    if (entry !== undefined) return entry === UNCACHEABLE ? undefined : entry;
+    for (;;) {
+      const flight = this.flights.get(key);
+      if (!flight) return this.read(key, ttl, compute);
+      try {
+        return await flight;
+      } catch (error) {
+        // Not a store error: the request that started the reading went away (its client, its
+        // deadline), which says nothing about this one. Read again (or join whoever does).
+        if (error instanceof StoreError) throw error;
+      }
+    }
+  }
+
+  private read(key: string, ttl: number, compute: () => Promise<OrderedList | undefined>) {
+    const flight = compute()
+      .then((list) => {
+        const size = list && orderedListBytes(list) + key.length;
+        if (list && size! <= this.maxBytes) this.entries.set(key, list, { ttl, size: size! });
+        else this.entries.set(key, UNCACHEABLE, { ttl, size: MARKER_BYTES + key.length });
+        return list;
+      })
+      .finally(() => this.flights.delete(key));
+    this.flights.set(key, flight);
+    return flight;
+  }
+}
+
+function count(counts: Map<string, number>, dataset: string): void {
+  counts.set(dataset, (counts.get(dataset) ?? 0) + 1);
+}
