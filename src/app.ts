@@ -6,12 +6,14 @@ import { type Logger, pino } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Dataset } from './dataset.js';
 import { JsonApiError } from './errors/json-api-error.js';
+import { WindowCache, type WindowCacheOptions } from './execute/window-cache.js';
 import { type CorsOptions, corsHandler } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { type HealthOptions, healthHandler } from './http/health.js';
 import { jsonApiHandler } from './http/json-api-handler.js';
 import { Metrics } from './http/metrics.js';
 import { ResponseCache, type ResponseCacheOptions } from './http/response-cache.js';
+import { type StaticHeaders, setHeaders, staticHeaders } from './http/static-headers.js';
 
 export interface AppOptions {
   readonly datasets: readonly Dataset[];
@@ -22,6 +24,8 @@ export interface AppOptions {
   readonly cors?: CorsOptions;
   /** The response cache's memory bound (and a clock for tests); each dataset's TTL turns it on. */
   readonly responseCache?: Omit<ResponseCacheOptions, 'onLookup'>;
+  /** The window cache's memory bound (and a clock for tests); each dataset's `windowCacheTtlSeconds` turns it on. */
+  readonly windowCache?: WindowCacheOptions;
   /** Adds process metrics (CPU, memory, event loop, GC) to `/metrics`; off by default, on in the CLI. */
   readonly processMetrics?: boolean;
   /**
@@ -62,6 +66,8 @@ export function createApp(options: AppOptions): Express {
   if (!fallback)
     throw new Error(`The default dataset '${defaultDataset}' is not among the datasets (${names.join(', ')}).`);
   const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup });
+  const windows = new WindowCache(options.windowCache);
+  metrics.watchWindowCache(windows);
   // Every request in flight listens to the shutdown signal: as many listeners as requests, on purpose.
   if (options.shutdown) setMaxListeners(0, options.shutdown);
   const exposeMetrics = metricsHandler(metrics.expose(), options.metrics?.token);
@@ -74,19 +80,12 @@ export function createApp(options: AppOptions): Express {
 
   app.use(metrics.observe()); // first, so that every response is counted, errors and preflights too
   if (options.accessLogSample) app.use(accessLog(logger, options.accessLogSample));
-  // An API answers JSON, never a page: no content sniffing, no framing, no referrer, nothing loads.
-  app.use(
-    helmet({
-      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-      crossOriginResourcePolicy: { policy: 'cross-origin' }, // read by apps on other origins (CORS decides)
-      referrerPolicy: { policy: 'no-referrer' },
-    }),
-  );
-  app.use(urlLengthLimit(options.maxUrlLength ?? 8192));
-  app.use(corsHandler(options.cors ?? { origins: '*' })); // answers OPTIONS (preflight or not) with 204
+  // Security headers, then 414, then CORS (which answers OPTIONS, preflight or not, with 204): one
+  // middleware for the three, so a request walks fewer of Express's layers.
+  app.use(frontDoor(SECURITY_HEADERS, options.maxUrlLength ?? 8192, corsHandler(options.cors ?? { origins: '*' })));
   if (options.metrics?.enabled !== false && !options.metrics?.separate) app.get('/metrics', exposeMetrics);
   app.get('/health', healthHandler(datasets, logger, options.health));
-  app.use(jsonApiHandler(byName, fallback, cache, options.shutdown)); // 405, negotiation, cache, plan, SPARQL, ETag/304
+  app.use(jsonApiHandler(byName, fallback, cache, windows, options.shutdown)); // 405, negotiation, cache, plan, SPARQL, ETag/304
   app.use(errorHandler(logger)); // every error becomes a JSON:API error document, no-store
   return app;
 }
@@ -103,17 +102,38 @@ function metricsHandler(expose: RequestHandler, token: string | undefined): Requ
   };
 }
 
-/** 414 for a URL longer than `max`, before anything reads it. */
-function urlLengthLimit(max: number): RequestHandler {
-  return (req, _res, next) => {
-    if (req.originalUrl.length <= max) return next();
-    next(
-      new JsonApiError(
-        414,
-        'URI Too Long',
-        `The request URL has ${req.originalUrl.length} characters; at most ${max} are accepted.`,
-      ),
-    );
+/**
+ * An API answers JSON, never a page: no content sniffing, no framing, no referrer, nothing loads.
+ * Helmet's headers with these options depend on nothing in the request, so they are read from it
+ * once ({@link staticHeaders}) and set per request without running its dozen middlewares (the one
+ * header it removes, X-Powered-By, Express is told never to send).
+ */
+const SECURITY_HEADERS = staticHeaders(
+  helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    crossOriginResourcePolicy: { policy: 'cross-origin' }, // read by apps on other origins (CORS decides)
+    referrerPolicy: { policy: 'no-referrer' },
+  }),
+);
+
+/**
+ * What every request passes first: the security headers; a 414 for a URL longer than `maxUrlLength`,
+ * before anything reads it; then `cors`.
+ */
+function frontDoor(securityHeaders: StaticHeaders, maxUrlLength: number, cors: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    setHeaders(res, securityHeaders);
+    if (req.originalUrl.length > maxUrlLength) {
+      next(
+        new JsonApiError(
+          414,
+          'URI Too Long',
+          `The request URL has ${req.originalUrl.length} characters; at most ${maxUrlLength} are accepted.`,
+        ),
+      );
+      return;
+    }
+    cors(req, res, next);
   };
 }
 

@@ -1,5 +1,5 @@
+import { hash } from 'node:crypto';
 import { format as formatMediaType } from 'content-type';
-import entityTag from 'etag';
 import type { Request, Response } from 'express';
 import fresh from 'fresh';
 import { JSON_API } from '../request/media-types.js';
@@ -11,12 +11,16 @@ export interface Representation {
   readonly etag: string;
   /** The JSON:API media type, with the profiles the document applies (JSON:API 1.1 §profiles). */
   readonly contentType: string;
+  /** `body.length` as the Content-Length header's value, written once. */
+  readonly contentLength: string;
 }
 
 /**
- * Serialises a JSON:API document once. The ETag is a hash of the body bytes (the `etag` package,
- * as Express uses), never a counter or a time: replicas behind a load balancer that produce the
- * same body produce the same ETag, so a client can revalidate against any of them.
+ * Serialises a JSON:API document once. The ETag is a hash of the body bytes, never a counter or a
+ * time: replicas behind a load balancer that produce the same body produce the same ETag, so a
+ * client can revalidate against any of them. It is computed once per body (a cached representation
+ * keeps it), in the `etag` package's format, which Express uses: `"<length in hex>-<SHA-1, base64,
+ * 27 characters>"`, so ETags stay what they were before this module hashed on its own.
  *
  * @example represent({ jsonapi: { version: '1.1' }, data: null }).etag // '"2b-…"'
  */
@@ -25,14 +29,30 @@ export function represent(document: Document): Representation {
   const profiles = document[APPLIED_PROFILES] ?? [];
   const contentType =
     profiles.length > 0 ? formatMediaType({ type: JSON_API, parameters: { profile: profiles.join(' ') } }) : JSON_API;
-  return { body, etag: entityTag(body), contentType };
+  return { body, etag: entityTag(body), contentType, contentLength: String(body.length) };
+}
+
+/**
+ * The strong entity tag of `body`: its length and the first 27 base64 characters of its SHA-1, as
+ * the `etag` package writes it (one native call, no Hash object). Not a security measure: SHA-1 is
+ * only a fast, deterministic digest here.
+ *
+ * @example entityTag(Buffer.from('')) // '"0-2jmj7l5rSw0yVb/vlWAYkK/YBwk"'
+ */
+export function entityTag(body: Buffer): string {
+  return `"${body.length.toString(16)}-${hash('sha1', body, 'base64').slice(0, 27)}"`;
 }
 
 /**
  * Answers a GET or HEAD with a representation: 304 with no body when the request's
  * `If-None-Match` matches its ETag (a list, `*`, and `W/` tags compared weakly, as RFC 9110
  * §13.1.2 asks), the 200 otherwise. Both carry ETag, Cache-Control and Vary; a HEAD gets the
- * GET's headers, Content-Length included, and no body (Express leaves it out).
+ * GET's headers, Content-Length included, and no body (Node leaves it out).
+ *
+ * The precondition is evaluated here, once: the response is ended directly rather than through
+ * Express's `res.send`, whose own freshness check could never change the outcome (it is stricter:
+ * it also needs no `Cache-Control: no-cache`), and whose other work (ETag generation, Content-Type
+ * defaults, Content-Length) a representation has already done.
  *
  * @example sendRepresentation(req, res, represent(document), 'no-cache')
  */
@@ -42,15 +62,23 @@ export function sendRepresentation(
   representation: Representation,
   cacheControl: string,
 ): void {
-  res.set('ETag', representation.etag).set('Cache-Control', cacheControl).vary('Accept');
+  res.setHeader('ETag', representation.etag);
+  res.setHeader('Cache-Control', cacheControl);
+  res.vary('Accept');
   // Only If-None-Match is a precondition here: no Last-Modified is sent, so If-Modified-Since has
   // nothing to compare with. The request's Cache-Control is left out on purpose: `fresh` treats
   // `no-cache` as a forced reload, a rule for caches, while an origin server evaluates the
   // precondition regardless (RFC 9110 §13.2.2).
-  if (fresh({ 'if-none-match': req.get('if-none-match') }, { etag: representation.etag })) {
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && fresh({ 'if-none-match': ifNoneMatch }, { etag: representation.etag })) {
     // A 304 keeps ETag, Cache-Control and Vary and no representation metadata (RFC 9110 §15.4.5).
-    res.status(304).end();
+    res.statusCode = 304;
+    res.end();
     return;
   }
-  res.status(200).set('Content-Type', representation.contentType).send(representation.body);
+  res.statusCode = 200;
+  res.setHeader('Content-Type', representation.contentType);
+  res.setHeader('Content-Length', representation.contentLength);
+  // A HEAD response has no body: Node drops what is passed to end(), and keeps Content-Length.
+  res.end(req.method === 'HEAD' ? undefined : representation.body);
 }

@@ -1,5 +1,6 @@
 import cors from 'cors';
 import type { RequestHandler } from 'express';
+import { setHeaders, staticHeaders } from './static-headers.js';
 
 /** The methods every URL answers; the 405's `Allow` and an OPTIONS request's say the same. */
 export const ALLOW = 'GET, HEAD, OPTIONS';
@@ -47,12 +48,20 @@ export function corsHandler({ origins, allowHeaders = DEFAULT_ALLOWED_HEADERS }:
     maxAge: 86_400,
     optionsSuccessStatus: 204,
   });
-  return (req, res, next) => {
-    if (req.method === 'OPTIONS') res.set('Allow', ALLOW);
+  const full: RequestHandler = (req, res, next) => {
+    if (req.method === 'OPTIONS') res.setHeader('Allow', ALLOW);
     handle(req, res, (error?: unknown) => {
-      const allowed = res.get('Access-Control-Allow-Origin');
-      if (allowed) res.set('Timing-Allow-Origin', allowed);
+      const allowed = res.getHeader('Access-Control-Allow-Origin');
+      if (allowed) res.setHeader('Timing-Allow-Origin', allowed);
       next(error);
     });
+  };
+  if (origins !== '*') return full;
+  // With any origin, what every request but OPTIONS gets depends on nothing in it: read it once.
+  const simple = staticHeaders(full, 'GET');
+  return (req, res, next) => {
+    if (req.method === 'OPTIONS') return full(req, res, next);
+    setHeaders(res, simple);
+    next();
   };
 }

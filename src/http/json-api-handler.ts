@@ -1,18 +1,19 @@
 import type { RequestHandler, Response } from 'express';
-import { type Dataset, optionsOf } from '../dataset.js';
+import { type Dataset, type DatasetOptions, optionsOf } from '../dataset.js';
 import { JsonApiError, notFound } from '../errors/json-api-error.js';
 import { execute } from '../execute/execute.js';
 import { withSignal } from '../execute/run-query.js';
+import type { WindowCache } from '../execute/window-cache.js';
 import { planRequest } from '../plan/plan-request.js';
 import { CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
 import { negotiate } from '../request/negotiate.js';
-import { parsePath, type Route } from '../request/parse-path.js';
+import type { Route } from '../request/parse-path.js';
 import { parseQuery } from '../request/parse-query.js';
-import { requestTarget } from '../request/request-target.js';
 import { requestLink } from '../shape/page-links.js';
 import { QueryRecorder } from '../store/query-recorder.js';
 import { represent, sendRepresentation } from './conditional.js';
 import { ALLOW } from './cors.js';
+import { parsedTarget } from './parsed-target.js';
 import type { ResponseCache } from './response-cache.js';
 
 /**
@@ -25,8 +26,19 @@ export function jsonApiHandler(
   datasets: ReadonlyMap<string, Dataset>,
   defaultDataset: Dataset,
   cache: ResponseCache,
+  windows: WindowCache,
   shutdown?: AbortSignal,
 ): RequestHandler {
+  // A dataset's options with their defaults, merged once rather than per request.
+  const optionsByDataset = new Map<Dataset, DatasetOptions>();
+  const optionsFor = (dataset: Dataset): DatasetOptions => {
+    let options = optionsByDataset.get(dataset);
+    if (options === undefined) {
+      options = optionsOf(dataset);
+      optionsByDataset.set(dataset, options);
+    }
+    return options;
+  };
   return async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw new JsonApiError(
@@ -36,13 +48,13 @@ export function jsonApiHandler(
         { headers: { Allow: ALLOW } },
       );
     }
-    const { profiles } = negotiate(req.get('accept'), req.get('content-type'));
-    const url = requestTarget(req.originalUrl);
-    const route = parsePath(url.path);
+    const { profiles } = negotiate(req.headers.accept, req.headers['content-type']);
+    const url = parsedTarget(req); // split and parsed once: the metrics and the error log read it too
+    const route = url.route();
     const dataset = route.dataset === undefined ? defaultDataset : datasets.get(route.dataset);
     if (!dataset)
       throw notFound(`There is no dataset '${route.dataset}'. Datasets: ${[...datasets.keys()].join(', ')}.`);
-    const options = optionsOf(dataset);
+    const options = optionsFor(dataset);
     // Only 200s are cached, so an entry exists only for a request that plans without error.
     // The cursor profile, when asked for, changes the body: it is part of the negotiated media type.
     const mediaType = profiles.includes(CURSOR_PAGINATION_PROFILE)
@@ -51,30 +63,40 @@ export function jsonApiHandler(
     const key = { dataset: dataset.name, path: canonicalPath(route), query: url.query, mediaType };
     const cached = cache.get(key, options.cacheTtlSeconds);
     if (cached) {
-      sendRepresentation(req, res.set('Server-Timing', 'cache;desc=hit'), cached, options.cacheControl);
+      res.setHeader('Server-Timing', 'cache;desc=hit');
+      sendRepresentation(req, res, cached, options.cacheControl);
       return;
     }
     const plan = planRequest(dataset.mapping, route, parseQuery(key.query), options, profiles);
     const recorder = new QueryRecorder(dataset.store);
     const page = { path: dataset.linkBase + key.path, query: key.query };
     // The store's work stops when the deadline passes, the client goes away, or the server stops.
-    const deadline = AbortSignal.timeout(options.timeoutMs);
-    const signal = AbortSignal.any([deadline, clientGone(res), ...(shutdown ? [shutdown] : [])]);
+    const stop = requestSignal(res, options.timeoutMs, shutdown);
+    const { signal } = stop;
     try {
-      const document = await execute(dataset.mapping, plan, withSignal(recorder, signal), {
-        linkBase: dataset.linkBase,
-        self: requestLink(page),
-        related: dataset.linkBase + canonicalPath({ ...route, linkage: undefined }),
-        page,
-      });
+      const document = await execute(
+        dataset.mapping,
+        plan,
+        withSignal(recorder, signal),
+        {
+          linkBase: dataset.linkBase,
+          self: requestLink(page),
+          related: dataset.linkBase + canonicalPath({ ...route, linkage: undefined }),
+          page,
+        },
+        windows.forDataset(dataset.name, options.windowCacheTtlSeconds),
+      );
       const representation = cache.set(key, represent(document), options.cacheTtlSeconds);
       const timing = recorder.serverTiming() + (options.cacheTtlSeconds > 0 ? ', cache;desc=miss' : '');
-      sendRepresentation(req, res.set('Server-Timing', timing), representation, options.cacheControl);
+      res.setHeader('Server-Timing', timing);
+      sendRepresentation(req, res, representation, options.cacheControl);
     } catch (error) {
-      res.set('Server-Timing', recorder.serverTiming());
+      res.setHeader('Server-Timing', recorder.serverTiming());
       if (!signal.aborted) throw error;
-      if (deadline.aborted || shutdown?.aborted) throw timedOut(options.timeoutMs, shutdown?.aborted ?? false, error);
+      if (stop.expired() || shutdown?.aborted) throw timedOut(options.timeoutMs, shutdown?.aborted ?? false, error);
       throw new ClientGone('the client closed the connection', { cause: error });
+    } finally {
+      stop.dispose();
     }
   };
 }
@@ -87,13 +109,45 @@ export class ClientGone extends Error {
   override name = 'ClientGone';
 }
 
-/** A signal that aborts when the response's connection closes before the response was sent in full. */
-function clientGone(res: Response): AbortSignal {
-  const gone = new AbortController();
+/** A request's stop signal, and what stopped it. */
+interface RequestSignal {
+  readonly signal: AbortSignal;
+  /** Whether the deadline has passed (whatever else also aborted the signal). */
+  expired(): boolean;
+  /** Clears the deadline's timer and leaves the shutdown signal: call once the request is done. */
+  dispose(): void;
+}
+
+/**
+ * One signal per request that aborts when its deadline passes (reason: a `TimeoutError`, as
+ * `AbortSignal.timeout` gives), when the response's connection closes before the response was sent
+ * in full ({@link ClientGone}), or when the server stops (the shutdown signal's reason). One
+ * controller, one timer cleared when the request ends and one listener removed then: what
+ * `AbortSignal.any([AbortSignal.timeout(ms), …])` would do, without a timer and weakly held
+ * signals left behind per request until the deadline would have passed.
+ */
+function requestSignal(res: Response, timeoutMs: number, shutdown: AbortSignal | undefined): RequestSignal {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+  }, timeoutMs);
+  timer.unref();
   res.once('close', () => {
-    if (!res.writableFinished) gone.abort(new ClientGone('the client closed the connection'));
+    if (!res.writableFinished) controller.abort(new ClientGone('the client closed the connection'));
   });
-  return gone.signal;
+  const onShutdown = () => controller.abort(shutdown?.reason);
+  if (shutdown?.aborted) onShutdown();
+  else shutdown?.addEventListener('abort', onShutdown, { once: true });
+  return {
+    signal: controller.signal,
+    expired: () => expired,
+    dispose: () => {
+      clearTimeout(timer);
+      shutdown?.removeEventListener('abort', onShutdown);
+    },
+  };
 }
 
 /** The 504 of a request that outlasted its deadline (or was still running when the server stopped). */
@@ -110,8 +164,9 @@ function timedOut(timeoutMs: number, stopping: boolean, cause: unknown): JsonApi
 
 /** The type-rooted path of a route (`/trade-activities/5a3f/links/concerns`). */
 function canonicalPath(route: Route): string {
-  const segments = [route.type, route.id, route.linkage, route.relationship].filter(
-    (s): s is string => s !== undefined,
-  );
-  return `/${segments.map(encodeURIComponent).join('/')}`;
+  let path = `/${encodeURIComponent(route.type)}`;
+  if (route.id !== undefined) path += `/${encodeURIComponent(route.id)}`;
+  if (route.linkage !== undefined) path += `/${route.linkage}`; // `links` or `relationships`: nothing to encode
+  if (route.relationship !== undefined) path += `/${encodeURIComponent(route.relationship)}`;
+  return path;
 }

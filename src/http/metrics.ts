@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
-import { requestTarget } from '../request/request-target.js';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { WindowCache, WindowCacheStats } from '../execute/window-cache.js';
 import { type Store, StoreError } from '../store/store.js';
-import { routeLabel } from './route-label.js';
+import { requestRouteLabel } from './route-label.js';
 
 export interface MetricsOptions {
   /** Dataset names, for the `dataset` label; any other name is counted as `''`. */
@@ -68,6 +68,35 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Window caches whose figures are read at each scrape (`watchWindowCache`). */
+  private readonly windowCaches = new Set<WindowCache>();
+  private readonly windowHits: Counter<'dataset'> = new Counter({
+    name: 'window_cache_hits_total',
+    help: 'List pages cut from a whole list kept in the window cache, by dataset',
+    labelNames: ['dataset'] as const,
+    registers: [this.registry],
+    collect: (): void => this.readWindowLookups(this.windowHits, 'hits'),
+  });
+  private readonly windowMisses: Counter<'dataset'> = new Counter({
+    name: 'window_cache_misses_total',
+    help: 'List pages whose whole list was not in the window cache (read from the store, or too large to keep), by dataset',
+    labelNames: ['dataset'] as const,
+    registers: [this.registry],
+    collect: (): void => this.readWindowLookups(this.windowMisses, 'misses'),
+  });
+  private readonly windowEntries: Gauge = new Gauge({
+    name: 'window_cache_entries',
+    help: 'Whole ordered lists kept in the window cache',
+    registers: [this.registry],
+    collect: (): void => this.windowEntries.set(this.windowTotal('entries')),
+  });
+  private readonly windowBytes: Gauge = new Gauge({
+    name: 'window_cache_bytes',
+    help: 'Memory the window cache holds, as estimated for its bound',
+    registers: [this.registry],
+    collect: (): void => this.windowBytes.set(this.windowTotal('bytes')),
+  });
+
   constructor(private readonly options: MetricsOptions) {
     this.datasets = new Set(options.datasets);
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
@@ -78,11 +107,7 @@ export class Metrics {
     return (req, res, next) => {
       const stop = this.requestSeconds.startTimer();
       res.once('finish', () => {
-        const { dataset, route } = routeLabel(
-          requestTarget(req.originalUrl).path,
-          this.datasets,
-          this.options.defaultDataset,
-        );
+        const { dataset, route } = requestRouteLabel(req, this.datasets, this.options.defaultDataset);
         const labels = { dataset, route, method: req.method };
         stop(labels);
         this.requests.inc({ ...labels, status: String(res.statusCode) });
@@ -123,6 +148,28 @@ export class Metrics {
         return store.description;
       },
     };
+  }
+
+  /**
+   * Reports a window cache in `/metrics`: hits and misses by dataset, entries and bytes, read
+   * from the cache at each scrape.
+   */
+  watchWindowCache(cache: WindowCache): void {
+    this.windowCaches.add(cache);
+  }
+
+  /** The cache keeps its own counts; each scrape copies them into the counter. */
+  private readWindowLookups(counter: Counter<'dataset'>, kind: 'hits' | 'misses'): void {
+    counter.reset();
+    for (const cache of this.windowCaches)
+      for (const [dataset, n] of cache.stats()[kind])
+        counter.inc({ dataset: this.datasets.has(dataset) ? dataset : '' }, n);
+  }
+
+  private windowTotal(figure: keyof Pick<WindowCacheStats, 'entries' | 'bytes'>): number {
+    let total = 0;
+    for (const cache of this.windowCaches) total += cache.stats()[figure];
+    return total;
   }
 
   /** Counts one lookup in the response cache. */

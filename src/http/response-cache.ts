@@ -66,5 +66,7 @@ export class ResponseCache {
   }
 }
 
-// JSON keeps the parts apart whatever characters they hold.
-const serialise = (key: CacheKey): string => JSON.stringify([key.dataset, key.path, key.query, key.mediaType]);
+// Each part but the last behind its length keeps the parts apart whatever characters they hold
+// (as JSON.stringify of the four did, for less work on every lookup).
+const serialise = ({ dataset, path, query, mediaType }: CacheKey): string =>
+  `${dataset.length}:${dataset}${mediaType.length}:${mediaType}${path.length}:${path}${query}`;

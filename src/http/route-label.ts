@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import { parsePath, type Route } from '../request/parse-path.js';
+import { parsedTarget } from './parsed-target.js';
 
 /** The labels a request is counted under: never the raw path, whose values are unbounded. */
 export interface RouteLabel {
@@ -16,19 +18,48 @@ export interface RouteLabel {
  * // { dataset: 'mirror', route: '/:type/:id/links/:relationship' }
  */
 export function routeLabel(pathname: string, datasets: ReadonlySet<string>, defaultDataset: string): RouteLabel {
+  return label(pathname, () => parseOrUndefined(pathname), datasets, defaultDataset);
+}
+
+/**
+ * {@link routeLabel} of a request, from its {@link parsedTarget}: the path is not split or parsed
+ * again when the handler already did it.
+ */
+export function requestRouteLabel(
+  req: IncomingMessage,
+  datasets: ReadonlySet<string>,
+  defaultDataset: string,
+): RouteLabel {
+  const target = parsedTarget(req);
+  return label(target.path, () => target.routeOrUndefined(), datasets, defaultDataset);
+}
+
+function label(
+  pathname: string,
+  route: () => Route | undefined,
+  datasets: ReadonlySet<string>,
+  defaultDataset: string,
+): RouteLabel {
   if (pathname === '/health' || pathname === '/metrics') return { dataset: '', route: pathname };
-  let route: Route;
+  const parsed = route();
+  if (parsed === undefined) return { dataset: '', route: 'unmatched' };
+  const dataset = parsed.dataset ?? defaultDataset;
+  return { dataset: datasets.has(dataset) ? dataset : '', route: shapeOf(parsed) };
+}
+
+/** `/:type[/:id][/links|/relationships][/:relationship]` */
+function shapeOf(route: Route): string {
+  let shape = '/:type';
+  if (route.id !== undefined) shape += '/:id';
+  if (route.linkage) shape += `/${route.linkage}`;
+  if (route.relationship !== undefined) shape += '/:relationship';
+  return shape;
+}
+
+function parseOrUndefined(pathname: string): Route | undefined {
   try {
-    route = parsePath(pathname);
+    return parsePath(pathname);
   } catch {
-    return { dataset: '', route: 'unmatched' };
+    return undefined;
   }
-  const dataset = route.dataset ?? defaultDataset;
-  const shape = [
-    '/:type',
-    route.id !== undefined && '/:id',
-    route.linkage && `/${route.linkage}`,
-    route.relationship !== undefined && '/:relationship',
-  ];
-  return { dataset: datasets.has(dataset) ? dataset : '', route: shape.filter(Boolean).join('') };
 }

@@ -34,30 +34,57 @@ export interface HttpStoreOptions {
 export const HTTP_QUERIES: LaneLimits = Object.freeze({ light: 8, heavy: 4, queue: 64 });
 const DEFAULT_TIMEOUT_MS = 10_000;
 
+/**
+ * How long an idle pooled connection is kept open: below Virtuoso's 10 s, after which it closes
+ * idle connections itself (a request that still meets one is sent again, {@link retryStaleSocket}).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 4_000;
+
+/**
+ * The most connections a store with these lanes opens to its endpoint: one per query that may
+ * run at once, `light + heavy` (12 by default), so that no admitted query waits for a connection
+ * and none is opened that the lanes could not fill.
+ */
+export const httpConnections = (limits: LaneLimits): number => limits.light + limits.heavy;
+
+/** An HTTP store, with the bounds it was opened with. */
+export interface HttpStore extends Store {
+  /** Queries of each lane sent at once, and how many may wait per lane. */
+  readonly limits: LaneLimits;
+  /** The connection pool's bound: {@link httpConnections} of `limits`. */
+  readonly connections: number;
+}
+
 /** Longer queries are POSTed (form-encoded): URLs past a few KB are refused by some servers and proxies. */
 const MAX_GET_QUERY_LENGTH = 1500;
 
 /**
  * Creates a store for any SPARQL 1.1 endpoint. SELECT results are requested as
  * `application/sparql-results+json` (the protocol request built by sparql-http-client) over a pool
- * of keep-alive connections (undici's fetch on an undici Pool), at most
- * `queries.light + queries.heavy` of them, admitted per lane by a {@link LaneGate}. An idle
- * connection is closed after 4 s (undici's default), before Virtuoso drops it (10 s); a request
- * that still meets a connection the server has just closed is sent once more ({@link retryStaleSocket}).
- * Each request is
- * bounded by `timeoutMs` and by the caller's signal, which cancels it (the connection is closed, so
- * the store sees the client go). Errors are {@link StoreError}s: `unavailable` (refused, reset,
+ * of keep-alive connections (undici's fetch on an undici Pool), at most {@link httpConnections}
+ * (`queries.light + queries.heavy`) of them, admitted per lane by a {@link LaneGate}; the store
+ * shows both bounds ({@link HttpStore}). An idle connection is closed after
+ * {@link KEEP_ALIVE_TIMEOUT_MS}, before Virtuoso drops it (10 s); a request that still meets a
+ * connection the server has just closed is sent once more ({@link retryStaleSocket}). `close()`
+ * destroys the pool, so no socket keeps the process alive. Each request is bounded by `timeoutMs`
+ * and by the caller's signal, which cancels it (the connection is closed, so the store sees the
+ * client go). Errors are {@link StoreError}s: `unavailable` (refused, reset,
  * DNS: no HTTP answer), `timeout`, `query` (HTTP error, with the store's message), `truncated`
  * (Virtuoso cut the result at its `ResultSetMaxRows`), `overloaded` (the lane's queue is full;
  * nothing is sent) and `unexpected` (an answer that is not SPARQL JSON results).
  */
-export function createHttpStore(options: HttpStoreOptions): Store {
+export function createHttpStore(options: HttpStoreOptions): HttpStore {
   const { endpointUrl, graph, user, password, logger } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const limits = laneLimits(HTTP_QUERIES, options.queries);
   const gate = new LaneGate(limits);
   const target = new URL(endpointUrl);
-  const pool = new Pool(target.origin, { connections: limits.light + limits.heavy });
+  const connections = httpConnections(limits);
+  const pool = new Pool(target.origin, {
+    connections,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    keepAliveMaxTimeout: KEEP_ALIVE_TIMEOUT_MS, // even if the endpoint's Keep-Alive header offers longer
+  });
   // For messages and logs: never show credentials someone put in the URL.
   const shown = new URL(endpointUrl);
   shown.username = shown.password = '';
@@ -109,23 +136,26 @@ export function createHttpStore(options: HttpStoreOptions): Store {
   const select = async (query: string, { signal: callerSignal, lane = 'heavy' }: SelectOptions = {}) => {
     if (closed) throw new StoreError('unavailable', `the store for ${where} is closed`);
     callerSignal?.throwIfAborted();
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    const stop = querySignal(timeoutMs, callerSignal);
     try {
-      return await gate.run(lane, signal, () => exchange(query, signal));
+      return await gate.run(lane, stop.signal, () => exchange(query, stop.signal));
     } catch (error) {
       callerSignal?.throwIfAborted();
       if (error instanceof StoreError) throw error;
-      if (timeout.aborted)
+      if (stop.expired())
         throw new StoreError('timeout', `no answer from ${where} within ${timeoutMs} ms`, { cause: error });
       if (closed) throw new StoreError('unavailable', `the store for ${where} is closed`, { cause: error });
       // Everything else is a failure with no HTTP answer: refused, reset, DNS, TLS, a closed pool.
       throw new StoreError('unavailable', `cannot reach ${where}: ${describe(error)}`, { cause: error });
+    } finally {
+      stop.dispose();
     }
   };
 
   return {
     description: `sparql ${where}`,
+    limits,
+    connections,
     select,
     async ping({ signal, lane = 'light' }: SelectOptions = {}): Promise<void> {
       // Not ASK: Virtuoso answers ASK in JSON as a one-row SELECT, so use the path every query takes.
@@ -136,6 +166,36 @@ export function createHttpStore(options: HttpStoreOptions): Store {
       closed = true;
       gate.close(new StoreError('unavailable', `the store for ${where} is closed`));
       await pool.destroy();
+    },
+  };
+}
+
+/**
+ * One query's signal: it aborts when `timeoutMs` pass (reason: a `TimeoutError`, as
+ * `AbortSignal.timeout` gives) or when the caller's signal aborts (its reason). One controller,
+ * a timer cleared and a listener removed once the query is done: `AbortSignal.any` with
+ * `AbortSignal.timeout` costs tens of microseconds per query and leaves a timer behind for the
+ * whole of `timeoutMs`, thousands of them at a few hundred queries a second.
+ */
+function querySignal(
+  timeoutMs: number,
+  callerSignal: AbortSignal | undefined,
+): { signal: AbortSignal; expired(): boolean; dispose(): void } {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+  }, timeoutMs);
+  timer.unref();
+  const onAbort = () => controller.abort(callerSignal?.reason);
+  callerSignal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    expired: () => expired,
+    dispose: () => {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onAbort);
     },
   };
 }
