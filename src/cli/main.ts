@@ -33,6 +33,8 @@ serve options:
   --workers N        embedded store worker threads (default 3: a light, a heavy and a spare)
   --cors-origin O    origin whose scripts may read responses; repeat for more (default: any)
   --cache-ttl S      keep 200 responses in memory for S seconds (default 0: no response cache)
+  --window-cache-ttl S  keep whole ordered lists (every page cut from them) S seconds, 0 for
+                     off (default: no expiry with --data, off with --endpoint)
   --cache-control V  Cache-Control of 200 and 304 responses (default no-cache)
   --config FILE      several datasets from a YAML/JSON file (see README)
 Environment: PORT, HOST, SPARQL_ENDPOINT, SPARQL_GRAPH, SPARQL_USER, SPARQL_PASSWORD, LOG_LEVEL.`;
@@ -100,6 +102,9 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
     ...(config.cors && { cors: config.cors }),
     ...(config.cacheMaxMegabytes !== undefined && {
       responseCache: { maxBytes: Math.round(config.cacheMaxMegabytes * 2 ** 20) },
+    }),
+    ...(config.windowCacheMaxMegabytes !== undefined && {
+      windowCache: { maxBytes: Math.round(config.windowCacheMaxMegabytes * 2 ** 20) },
     }),
     processMetrics: true,
     metrics: { ...config.metrics, separate: separateMetrics },

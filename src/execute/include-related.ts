@@ -5,6 +5,7 @@ import { DEFAULT_REQUEST_LIMITS } from '../plan/plan.js';
 import { shownAttributes } from '../plan/shown-attributes.js';
 import type { Fieldsets } from '../request/parse-fields.js';
 import type { IncludeNode } from '../request/parse-include.js';
+import { codePointCompare } from '../shape/literal-to-json.js';
 import { type Member, type RelationshipData, type ResourceObject, resourceObject } from '../shape/resource-objects.js';
 import { buildIncludeQuery } from '../sparql/include-query.js';
 import type { Store } from '../store/store.js';
@@ -81,7 +82,9 @@ export async function includeRelated(
       const { targets: targetsOf, values } = found[n]!;
       const reached = new Map<string, Entry>();
       for (const source of sources) {
-        const all = [...(targetsOf.get(source.member.iri)?.values() ?? [])].sort((a, b) => codePointOrder(a.id, b.id));
+        const all = [...(targetsOf.get(source.member.iri)?.values() ?? [])].sort((a, b) =>
+          codePointCompare(a.id, b.id),
+        );
         const targets = node.relationship.cardinality === 'one' ? all.slice(0, 1) : all;
         for (const target of targets) {
           const entry = entryOf(node.type, target, false);
@@ -122,6 +125,3 @@ function copyValues(from: ReadonlyMap<string, Term[]> | undefined, into: Map<str
 
 /** A resource's key in the document: its type and IRI (an IRI may be a member of several types). */
 const keyOf = (type: ResourceType, iri: string) => `${type.name} ${iri}`;
-
-/** Ids in code point order, the order a to-one's first target is chosen by everywhere else. */
-const codePointOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

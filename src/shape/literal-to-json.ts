@@ -60,5 +60,23 @@ export function compareTerms(a: Term, b: Term, numbers = false): number {
     if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
     if (x !== y) return x < y ? -1 : 1;
   }
-  return Buffer.compare(Buffer.from(a.value, 'utf8'), Buffer.from(b.value, 'utf8'));
+  return codePointCompare(a.value, b.value);
+}
+
+/**
+ * Strings in Unicode code point order (the order of their UTF-8 bytes), without allocating: UTF-16
+ * units compare the same way, except that a surrogate (half of a code point past U+FFFF) must come
+ * after the units U+E000–U+FFFF. Any negative or positive number, or 0.
+ *
+ * @example codePointCompare('\uFFFD', '😀') < 0 // true, though '\uFFFD' > '😀' by UTF-16 units
+ */
+export function codePointCompare(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const [x, y] = [a.charCodeAt(i), b.charCodeAt(i)];
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) return (x <= 0xdfff ? x + 0x10000 : x) - (y <= 0xdfff ? y + 0x10000 : y);
+    return x - y;
+  }
+  return a.length - b.length;
 }

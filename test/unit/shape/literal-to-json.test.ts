@@ -1,7 +1,8 @@
 import rdf from '@rdfjs/data-model';
 import type { Term } from '@rdfjs/types';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareTerms, type JsonValue, literalToJson } from '../../../src/shape/literal-to-json.js';
+import { codePointCompare, compareTerms, type JsonValue, literalToJson } from '../../../src/shape/literal-to-json.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const typed = (value: string, type: string) => rdf.literal(value, rdf.namedNode(XSD + type));
@@ -171,5 +172,24 @@ describe('compareTerms', () => {
     expect([...numbers].sort((a, b) => compareTerms(a, b, true)).map((t) => t.value)).toEqual(['-1', '9', '10', '100']);
     const words = ['é', 'a', 'Z', 'É', 'z'].map((v) => rdf.literal(v));
     expect([...words].sort((a, b) => compareTerms(a, b)).map((t) => t.value)).toEqual(['Z', 'a', 'z', 'É', 'é']);
+  });
+});
+
+describe('codePointCompare', () => {
+  it('orders any strings as their UTF-8 bytes do (code point order), surrogate pairs too', () => {
+    const text = fc.string({
+      unit: fc.oneof(fc.constantFrom('a', '\uE000', '\uFFFD', '😀', '𝄞'), fc.string({ unit: 'grapheme' })),
+    });
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        expect(Math.sign(codePointCompare(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('puts U+FFFD before 😀, which UTF-16 units order the other way', () => {
+    expect('\uFFFD' > '😀').toBe(true);
+    expect(codePointCompare('\uFFFD', '😀')).toBeLessThan(0);
   });
 });
