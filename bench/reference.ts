@@ -31,6 +31,7 @@ export const MU_CL_RESOURCES = {
     include: { p50: 194, requestsPerSecond: 13.1, queries: 5 },
     'sorted-to-many': { p50: 383, requestsPerSecond: 4.2, queries: 4 },
     filtered: { p50: 62, requestsPerSecond: 127, queries: 4 },
+    'never-seen': { p50: 198, requestsPerSecond: 9.4, queries: 44 },
   } as Readonly<Record<string, PeerFigures>>,
 } as const;
 

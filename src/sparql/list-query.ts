@@ -145,6 +145,8 @@ function perMemberListQuery(
   const id = keyset ? ID_KEY.variable : idSortExpression(type, SUBJECT);
   return {
     ...select(type, keyset ? [key] : [], window),
+    // DISTINCT: the class triple may be in several graphs of the union the store serves.
+    distinct: true,
     where: [
       { type: 'group', patterns: [grouped] },
       // The class again: Virtuoso 7.2 answers this form's ?s as a literal when a filter binds it
