@@ -10,6 +10,7 @@ import { negotiate } from '../request/negotiate.js';
 import type { Route } from '../request/parse-path.js';
 import { parseQuery } from '../request/parse-query.js';
 import { requestLink } from '../shape/page-links.js';
+import { type DeadlineSignal, deadlineSignal } from '../store/deadline-signal.js';
 import { QueryRecorder } from '../store/query-recorder.js';
 import { represent, sendRepresentation } from './conditional.js';
 import { ALLOW } from './cors.js';
@@ -109,45 +110,17 @@ export class ClientGone extends Error {
   override name = 'ClientGone';
 }
 
-/** A request's stop signal, and what stopped it. */
-interface RequestSignal {
-  readonly signal: AbortSignal;
-  /** Whether the deadline has passed (whatever else also aborted the signal). */
-  expired(): boolean;
-  /** Clears the deadline's timer and leaves the shutdown signal: call once the request is done. */
-  dispose(): void;
-}
-
 /**
- * One signal per request that aborts when its deadline passes (reason: a `TimeoutError`, as
- * `AbortSignal.timeout` gives), when the response's connection closes before the response was sent
- * in full ({@link ClientGone}), or when the server stops (the shutdown signal's reason). One
- * controller, one timer cleared when the request ends and one listener removed then: what
- * `AbortSignal.any([AbortSignal.timeout(ms), …])` would do, without a timer and weakly held
- * signals left behind per request until the deadline would have passed.
+ * The signal of one request: it aborts when its deadline passes, when the server stops (the
+ * shutdown signal's reason), or when the response's connection closes before the response was
+ * sent in full ({@link ClientGone}).
  */
-function requestSignal(res: Response, timeoutMs: number, shutdown: AbortSignal | undefined): RequestSignal {
-  const controller = new AbortController();
-  let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
-  }, timeoutMs);
-  timer.unref();
+function requestSignal(res: Response, timeoutMs: number, shutdown: AbortSignal | undefined): DeadlineSignal {
+  const deadline = deadlineSignal(timeoutMs, shutdown);
   res.once('close', () => {
-    if (!res.writableFinished) controller.abort(new ClientGone('the client closed the connection'));
+    if (!res.writableFinished) deadline.abort(new ClientGone('the client closed the connection'));
   });
-  const onShutdown = () => controller.abort(shutdown?.reason);
-  if (shutdown?.aborted) onShutdown();
-  else shutdown?.addEventListener('abort', onShutdown, { once: true });
-  return {
-    signal: controller.signal,
-    expired: () => expired,
-    dispose: () => {
-      clearTimeout(timer);
-      shutdown?.removeEventListener('abort', onShutdown);
-    },
-  };
+  return deadline;
 }
 
 /** The 504 of a request that outlasted its deadline (or was still running when the server stopped). */

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import SimpleClient from 'sparql-http-client/SimpleClient.js';
 import { Pool, fetch as undiciFetch } from 'undici';
+import { deadlineSignal } from './deadline-signal.js';
 import { describeFetchError as describe, retryStaleSocket } from './fetch-retry.js';
 import { LaneGate, type LaneLimits, laneLimits } from './lane-gate.js';
 import { parseSelectResults } from './parse-select-results.js';
@@ -136,7 +137,7 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
   const select = async (query: string, { signal: callerSignal, lane = 'heavy' }: SelectOptions = {}) => {
     if (closed) throw new StoreError('unavailable', `the store for ${where} is closed`);
     callerSignal?.throwIfAborted();
-    const stop = querySignal(timeoutMs, callerSignal);
+    const stop = deadlineSignal(timeoutMs, callerSignal);
     try {
       return await gate.run(lane, stop.signal, () => exchange(query, stop.signal));
     } catch (error) {
@@ -166,36 +167,6 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
       closed = true;
       gate.close(new StoreError('unavailable', `the store for ${where} is closed`));
       await pool.destroy();
-    },
-  };
-}
-
-/**
- * One query's signal: it aborts when `timeoutMs` pass (reason: a `TimeoutError`, as
- * `AbortSignal.timeout` gives) or when the caller's signal aborts (its reason). One controller,
- * a timer cleared and a listener removed once the query is done: `AbortSignal.any` with
- * `AbortSignal.timeout` costs tens of microseconds per query and leaves a timer behind for the
- * whole of `timeoutMs`, thousands of them at a few hundred queries a second.
- */
-function querySignal(
-  timeoutMs: number,
-  callerSignal: AbortSignal | undefined,
-): { signal: AbortSignal; expired(): boolean; dispose(): void } {
-  const controller = new AbortController();
-  let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
-  }, timeoutMs);
-  timer.unref();
-  const onAbort = () => controller.abort(callerSignal?.reason);
-  callerSignal?.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    expired: () => expired,
-    dispose: () => {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onAbort);
     },
   };
 }
