@@ -1,5 +1,6 @@
 import rdf from '@rdfjs/data-model';
 import type {
+  AggregateExpression,
   BgpPattern,
   Expression,
   FilterPattern,
@@ -12,6 +13,7 @@ import type {
   ValuePatternRow,
   ValuesPattern,
   VariableTerm,
+  Wildcard,
 } from 'sparqljs';
 import { RDF_TYPE as RDF_TYPE_IRI, XSD } from '../rdf/vocabulary.js';
 
@@ -57,6 +59,16 @@ export const op = (operator: string, ...args: Expression[]): OperationExpression
   args,
 });
 export const str = (expression: Expression): OperationExpression => op('str', expression);
+export const aggregate = (
+  aggregation: 'min' | 'max' | 'count',
+  expression: Expression | Wildcard,
+  distinct = false,
+): AggregateExpression => ({
+  type: 'aggregate',
+  aggregation,
+  expression,
+  distinct,
+});
 
 /** `VALUES (?a ?b) { (x y) … }` from rows keyed by variable name (without `?`). */
 export function values(rows: Record<string, IriTerm | LiteralTerm>[]): ValuesPattern {

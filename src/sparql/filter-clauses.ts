@@ -6,7 +6,7 @@ import { valueOrder } from '../request/filter-values.js';
 import type { Filter } from '../request/parse-filter.js';
 import { bgp, filter, iri, literal, op, str, triple, values, variable } from './ast.js';
 import { compareNumber, textConstant } from './comparable.js';
-import { idVariable, memberPatterns } from './members.js';
+import { hopPatterns, idVariable } from './members.js';
 
 const COMPARE: Record<'eq' | 'lt' | 'lte' | 'gt' | 'gte', string> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
 
@@ -118,14 +118,10 @@ function walk(
   subject: VariableTerm,
   name: string,
 ): { patterns: Pattern[]; end: VariableTerm } {
-  const patterns: Pattern[] = [];
-  let from = subject;
-  path.hops.forEach((hop, j) => {
-    const to = j === path.hops.length - 1 && path.kind === 'ids' ? variable(name) : variable(`${name}_${j}`);
-    patterns.push(bgp(hop.inverse ? triple(to, iri(hop.predicate), from) : triple(from, iri(hop.predicate), to)));
-    patterns.push(...memberPatterns(mapping.types.get(hop.target)!, to));
-    from = to;
-  });
+  const last = path.hops.length - 1;
+  const { patterns, end: from } = hopPatterns(mapping, path.hops, subject, (j) =>
+    j === last && path.kind === 'ids' ? variable(name) : variable(`${name}_${j}`),
+  );
   if (path.kind === 'ids') return { patterns, end: from };
   const value = variable(name);
   patterns.push(bgp(triple(from, iri(path.attribute.predicate), value)));

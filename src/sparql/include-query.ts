@@ -1,8 +1,8 @@
 import type { GroupPattern, Pattern, SelectQuery, UnionPattern } from 'sparqljs';
 import type { Attribute, Relationship, ResourceType } from '../mapping/model.js';
-import { bgp, integer, iri, optional, triple, values, variable } from './ast.js';
+import { bgp, integer, iri, optional, values, variable } from './ast.js';
 import { attributePatterns, exactValue } from './fetch-query.js';
-import { idVariable, memberPatterns } from './members.js';
+import { idVariable, linkTriple, memberPatterns } from './members.js';
 
 /** One relationship to follow in an include query, from known source resources. */
 export interface IncludeBranch {
@@ -49,11 +49,10 @@ export function buildIncludeQuery(branches: readonly IncludeBranch[]): SelectQue
 }
 
 function branchPatterns({ relationship, target, sources, attributes }: IncludeBranch, n: number): Pattern[] {
-  const predicate = iri(relationship.predicate);
   const attributeValues = attributePatterns(attributes, T, O);
   return [
     values(sources.map((source) => ({ n: integer(n), src: iri(source) }))),
-    bgp(relationship.inverse ? triple(T, predicate, SRC) : triple(SRC, predicate, T)),
+    bgp(linkTriple(relationship, SRC, T)),
     ...memberPatterns(target, T),
     ...(attributeValues.length > 0 ? [optional(...attributeValues)] : []),
   ];

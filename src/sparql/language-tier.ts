@@ -2,7 +2,7 @@ import type { Expression, Pattern } from 'sparqljs';
 import { type LanguageTier, languageTiers } from '../mapping/language.js';
 import type { Attribute } from '../mapping/model.js';
 import { XSD_BOOLEAN } from '../rdf/vocabulary.js';
-import { filter, literal, op } from './ast.js';
+import { filter, literal, op, str } from './ast.js';
 
 /** Tier characters, in code point order: a sort key's first character. */
 const TIER_CHARACTERS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -34,6 +34,18 @@ export function languageTier(lang: Expression, attribute: Attribute, best: 'low'
   for (let index = count - 2; index >= 0; index--)
     expression = op('if', tierTest(lang, tiers[index]!), character(index), expression);
   return expression;
+}
+
+/**
+ * `CONCAT(tier, STR(value))`: the text a key of `attribute` compares, behind its tier character,
+ * so that MIN (MAX with `best: 'high'`) picks the preferred language first and ORDER BY then skips
+ * the character. An attribute in no language has one tier, "0".
+ *
+ * @example tieredText(variable('k0'), label, 'low') // CONCAT(IF(LCASE(LANG(?k0)) = "en", "0", …), STR(?k0))
+ */
+export function tieredText(value: Expression, attribute: Attribute, best: 'low' | 'high'): Expression {
+  const tier = attribute.language === undefined ? literal('0') : languageTier(op('lang', value), attribute, best);
+  return op('concat', tier, str(value));
 }
 
 /**

@@ -6,12 +6,26 @@ import {
   type VariableTerm,
   Wildcard,
 } from 'sparqljs';
-import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
+import type { Mapping, ResourceType } from '../mapping/model.js';
 import type { Keyset, ListRequest, Window } from '../plan/plan.js';
-import { bgp, bind, filter, integer, iri, literal, op, optional, RDF_TYPE, str, triple, variable } from './ast.js';
+import {
+  aggregate,
+  bgp,
+  bind,
+  filter,
+  integer,
+  iri,
+  literal,
+  op,
+  optional,
+  RDF_TYPE,
+  str,
+  triple,
+  variable,
+} from './ast.js';
 import { filterPatterns } from './filter-clauses.js';
 import { keysetExpression, keysetOrder } from './keyset-clause.js';
-import { idVariable, lookupPatterns, memberPatterns } from './members.js';
+import { idVariable, linkTriple, lookupPatterns, memberPatterns } from './members.js';
 import { perMemberKey, perMemberKeyIndex } from './per-member-key.js';
 import { idSortExpression, type KeyExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
 
@@ -20,12 +34,6 @@ export const SUBJECT = variable('s');
 const PARENT = variable('parent');
 /** The id sort expression as an aggregate of a grouped keyset query: `(MIN(…) AS ?sid)`. */
 const ID_KEY = { variable: variable('sid') };
-const aggregate = (aggregation: 'min' | 'max', expression: Expression): Expression => ({
-  type: 'aggregate',
-  aggregation,
-  expression,
-  distinct: false,
-});
 const min = (expression: Expression) => aggregate('min', expression);
 
 /**
@@ -193,12 +201,7 @@ function exactKeys(sort: SortClauses, keyset?: Keyset): VariableExpression[] {
  */
 export function buildCountQuery(mapping: Mapping, request: ListRequest): SelectQuery {
   const count = (name: string, of?: VariableTerm): VariableExpression => ({
-    expression: {
-      type: 'aggregate',
-      aggregation: 'count',
-      distinct: of !== undefined,
-      expression: of ?? new Wildcard(),
-    },
+    expression: aggregate('count', of ?? new Wildcard(), of !== undefined),
     variable: variable(name),
   });
   if (request.parent) {
@@ -227,16 +230,11 @@ function listPatterns(mapping: Mapping, request: ListRequest, extra: Pattern[]):
   return parent
     ? [
         ...lookupPatterns(parent.type, parent.lookup, PARENT),
-        optional(bgp(link(parent.relationship, PARENT, SUBJECT)), ...members),
+        optional(bgp(linkTriple(parent.relationship, PARENT, SUBJECT)), ...members),
       ]
     : members;
 }
 
 function projection(type: ResourceType): VariableTerm[] {
   return type.id.kind === 'predicate' ? [SUBJECT, idVariable(SUBJECT)] : [SUBJECT];
-}
-
-function link(relationship: Relationship, from: VariableTerm, to: VariableTerm) {
-  const predicate = iri(relationship.predicate);
-  return relationship.inverse ? triple(to, predicate, from) : triple(from, predicate, to);
 }

@@ -1,6 +1,6 @@
-import type { Pattern, VariableTerm } from 'sparqljs';
+import type { Pattern, Triple, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
-import type { IdStrategy, ResourceType } from '../mapping/model.js';
+import type { IdStrategy, Mapping, Relationship, ResourceType } from '../mapping/model.js';
 import { bgp, filter, integer, iri, literal, op, RDF_TYPE, str, triple, values, variable, xsdString } from './ast.js';
 
 /** The variable holding the id literal of a `predicate`-strategy resource bound to `subject`. */
@@ -29,6 +29,41 @@ export function memberPatterns(type: ResourceType, subject: VariableTerm): Patte
   // cost the whole type per resource on Oxigraph. The list query groups its own member patterns
   // (see list-query.ts), where sort BINDs would share the group.
   return [classAndId, filter(test)];
+}
+
+/**
+ * The triple that links `from` to `to` along `relationship`: `from <p> to`, or `to <p> from` for
+ * an inverse relationship.
+ */
+export function linkTriple(relationship: Relationship, from: VariableTerm, to: VariableTerm): Triple {
+  const predicate = iri(relationship.predicate);
+  return relationship.inverse ? triple(to, predicate, from) : triple(from, predicate, to);
+}
+
+/**
+ * The patterns from `subject` along relationships `hops` (a sort or filter path), each target
+ * bound to `name(j)` and a member of its type; the last one's membership is left out with
+ * `lastMember: false`, for a caller that checks it elsewhere. `end` is the last target (or
+ * `subject` when there is no hop).
+ *
+ * @example hopPatterns(mapping, parsePath('origin.country.name').hops, variable('s'), (j) => variable(`k0_${j}`))
+ */
+export function hopPatterns(
+  mapping: Mapping,
+  hops: readonly Relationship[],
+  subject: VariableTerm,
+  name: (j: number) => VariableTerm,
+  lastMember = true,
+): { patterns: Pattern[]; end: VariableTerm } {
+  const patterns: Pattern[] = [];
+  let from = subject;
+  hops.forEach((hop, j) => {
+    const to = name(j);
+    patterns.push(bgp(linkTriple(hop, from, to)));
+    if (lastMember || j < hops.length - 1) patterns.push(...memberPatterns(mapping.types.get(hop.target)!, to));
+    from = to;
+  });
+  return { patterns, end: from };
 }
 
 /**

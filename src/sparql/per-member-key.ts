@@ -2,9 +2,9 @@ import type { Expression, Pattern, SelectQuery, VariableTerm } from 'sparqljs';
 import type { Attribute, Mapping, SortKey } from '../mapping/model.js';
 import type { ListRequest } from '../plan/plan.js';
 import { valueOrder } from '../request/filter-values.js';
-import { bgp, iri, literal, op, str, triple, variable } from './ast.js';
-import { languageTier, strictLanguageFilter } from './language-tier.js';
-import { memberPatterns } from './members.js';
+import { aggregate, bgp, iri, triple, variable } from './ast.js';
+import { strictLanguageFilter, tieredText } from './language-tier.js';
+import { hopPatterns, memberPatterns } from './members.js';
 
 /**
  * A text sort key that may have several values (a to-many path, a language to choose), computed
@@ -65,36 +65,23 @@ export function perMemberKey(mapping: Mapping, key: SortKey, i: number, subject:
   const end = key.path.end as Attribute;
   const useMax = key.descending && key.path.multiValued;
   const aggregation = useMax ? 'max' : 'min';
-  const tiered = (v: VariableTerm): Expression =>
-    op(
-      'concat',
-      end.language !== undefined ? languageTier(op('lang', v), end, useMax ? 'high' : 'low') : literal('0'),
-      str(v),
-    );
+  const placeholder = useMax ? '' : '~';
   const value = variable(`t${i}`);
-  const { hops } = key.path;
-  // The resource at the end of the path, and its key: its least (greatest) tiered value.
-  const last = hops.length === 0 ? subject : variable(`k${i}_${hops.length - 1}`);
+  // The resources at the end of the path (their membership checked there), then each one's key:
+  // its least (greatest) tiered value.
+  const path = hopPatterns(mapping, key.path.hops, subject, (j) => variable(`k${i}_${j}`), false);
+  const endTarget = key.path.hops.at(-1)?.target;
   const endValue = variable(`k${i}`);
-  const endKey = hops.length === 0 ? value : variable(`c${i}`);
-  const endTarget = hops.at(-1)?.target;
-  const perEnd = grouped(last, aggregation, tiered(endValue), endKey, [
-    ...(endTarget === undefined ? [] : memberPatterns(mapping.types.get(endTarget)!, last)),
-    bgp(triple(last, iri(end.predicate), endValue)),
+  const endKey = key.path.hops.length === 0 ? value : variable(`c${i}`);
+  const perEnd = grouped(path.end, aggregation, tieredText(endValue, end, useMax ? 'high' : 'low'), endKey, [
+    ...(endTarget === undefined ? [] : memberPatterns(mapping.types.get(endTarget)!, path.end)),
+    bgp(triple(path.end, iri(end.predicate), endValue)),
     ...strictLanguageFilter(endValue, end),
   ]);
-  if (hops.length === 0) return { pattern: perEnd, value, aggregation, placeholder: useMax ? '' : '~' };
+  if (key.path.hops.length === 0) return { pattern: perEnd, value, aggregation, placeholder };
   // The member's key: over the hops to those resources, the least (greatest) of their keys.
-  const path: Pattern[] = [];
-  let from = subject;
-  hops.forEach((hop, j) => {
-    const to = variable(`k${i}_${j}`);
-    path.push(bgp(hop.inverse ? triple(to, iri(hop.predicate), from) : triple(from, iri(hop.predicate), to)));
-    if (j < hops.length - 1) path.push(...memberPatterns(mapping.types.get(hop.target)!, to));
-    from = to;
-  });
-  const pattern = grouped(subject, aggregation, endKey, value, [...path, perEnd]);
-  return { pattern, value, aggregation, placeholder: useMax ? '' : '~' };
+  const pattern = grouped(subject, aggregation, endKey, value, [...path.patterns, perEnd]);
+  return { pattern, value, aggregation, placeholder };
 }
 
 /** `{ SELECT ?by (AGG(expression) AS ?as) WHERE { patterns } GROUP BY ?by }` */
@@ -109,7 +96,7 @@ function grouped(
     type: 'query',
     queryType: 'SELECT',
     prefixes: {},
-    variables: [by, { expression: { type: 'aggregate', aggregation, expression, distinct: false }, variable: as }],
+    variables: [by, { expression: aggregate(aggregation, expression), variable: as }],
     where: patterns,
     group: [{ expression: by }],
   };

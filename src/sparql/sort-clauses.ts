@@ -2,10 +2,10 @@ import type { Expression, Ordering, Pattern, VariableExpression, VariableTerm } 
 import type { Attribute, Mapping, ResourceType, SortKey } from '../mapping/model.js';
 import { XSD_BOOLEAN } from '../rdf/vocabulary.js';
 import { valueOrder } from '../request/filter-values.js';
-import { bgp, bind, filter, integer, iri, literal, op, optional, str, triple, variable } from './ast.js';
+import { aggregate, bgp, bind, filter, integer, iri, literal, op, optional, str, triple, variable } from './ast.js';
 import { comparableValue, exactDoubleText } from './comparable.js';
-import { languageTier, strictLanguageFilter } from './language-tier.js';
-import { idVariable, memberPatterns } from './members.js';
+import { strictLanguageFilter, tieredText } from './language-tier.js';
+import { hopPatterns, idVariable } from './members.js';
 
 /**
  * What a list of sort keys adds to a list query. Keys are *flat* when each can hold one value per
@@ -146,9 +146,11 @@ export function sortClauses(
       // after the OPTIONALs, guarded by BOUND: Virtuoso evaluates a BIND inside an OPTIONAL even
       // when the OPTIONAL does not match, which made a missing key the smallest one.
       const tiered = variable(`t${i}`);
-      const tier = languageTier(op('lang', value), end, useMax ? 'high' : 'low');
       clauses.binds.push(
-        bind(op('if', op('bound', value), op('concat', tier, str(value)), variable(`none${i}`)), tiered),
+        bind(
+          op('if', op('bound', value), tieredText(value, end, useMax ? 'high' : 'low'), variable(`none${i}`)),
+          tiered,
+        ),
       );
       aggregated = present = tiered;
     }
@@ -163,7 +165,7 @@ export function sortClauses(
       descending,
       missing,
       present: op('=', missing, integer(0)),
-      ...(valueOrder(end) === 'number' && exactKey(end, key_, i)),
+      ...exactKey(end, key_, i),
     });
   });
   return clauses;
@@ -182,14 +184,7 @@ function keyPath(
   prefix: string,
 ): Pattern[] {
   const end = key.path.end as Attribute;
-  const patterns: Pattern[] = [];
-  let from = subject;
-  key.path.hops.forEach((hop, j) => {
-    const to = variable(`${prefix}${j}`);
-    patterns.push(bgp(hop.inverse ? triple(to, iri(hop.predicate), from) : triple(from, iri(hop.predicate), to)));
-    patterns.push(...memberPatterns(mapping.types.get(hop.target)!, to));
-    from = to;
-  });
+  const { patterns, end: from } = hopPatterns(mapping, key.path.hops, subject, (j) => variable(`${prefix}${j}`));
   patterns.push(bgp(triple(from, iri(end.predicate), value)));
   patterns.push(...strictLanguageFilter(value, end)); // a strict language: values in other languages are no key
   return patterns;
@@ -201,13 +196,6 @@ function lessThan(attribute: Attribute, a: Expression, b: Expression): Expressio
 }
 
 const unboundFlag = (value: VariableTerm) => op('if', op('bound', value), integer(0), integer(1));
-
-const aggregate = (aggregation: 'min' | 'max', expression: Expression): Expression => ({
-  type: 'aggregate',
-  aggregation,
-  expression,
-  distinct: false,
-});
 
 /** The exact text of a number key's value (`?key<i>_exact`), read back for cursors. */
 function exactKey(attribute: Attribute, compared: Expression, i: number): { exact?: VariableExpression } {
