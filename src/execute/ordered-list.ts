@@ -51,7 +51,9 @@ export function orderedList(request: ListRequest, rows: readonly Row[]): Ordered
  */
 export function membersRead(request: ListRequest, rows: readonly Row[]): MembersRead {
   const members = membersOf(request.type, rows, request.parent !== undefined);
-  const rowOf = new Map(rows.map((row) => [row.s?.value, row]));
+  // A member's first row: the one it is listed by (a later one may carry another key value).
+  const rowOf = new Map<string | undefined, Row>();
+  for (const row of rows) if (!rowOf.has(row.s?.value)) rowOf.set(row.s?.value, row);
   return { members, keys: members.map((member) => rowKeyValues(request, rowOf.get(member.iri)!)) };
 }
 

@@ -56,7 +56,7 @@ export function groupValues(rows: readonly Row[]): Map<string, FieldValues> {
     if (subject === undefined) throw missing('?s');
     let fields = bySubject.get(subject);
     if (!fields) bySubject.set(subject, (fields = new Map()));
-    if (f && o) addValue(fields, fieldName(f), o.termType === 'Literal' ? exactDouble(o, o_exact) : o);
+    if (f && o) addValue(fields, fieldName(f), exactDouble(o, o_exact));
   }
   return bySubject;
 }
@@ -122,8 +122,7 @@ export function readIncludeRows(rows: readonly Row[], targetTypes: readonly Reso
     let fields = values.get(target);
     if (!fields) values.set(target, (fields = new Map()));
     const [field, value] = [row[F.value], row[O.value]];
-    if (field && value)
-      addValue(fields, fieldName(field), value.termType === 'Literal' ? exactDouble(value, row[O_EXACT.value]) : value);
+    if (field && value) addValue(fields, fieldName(field), exactDouble(value, row[O_EXACT.value]));
   }
   return found;
 }
@@ -147,12 +146,13 @@ export function countValue(row: Row | undefined, variable: string): number {
 /**
  * A double as the store holds it, from the exact text a query projected beside it
  * (`sparql/comparable.ts` exactDoubleText: the store's STR() and the remainder): Virtuoso's JSON
- * gives a double 6 significant digits. Any other term, or text that is not two numbers, is kept.
+ * gives a double 6 significant digits. Any other term (not a double literal), or text that is not
+ * two numbers, is kept.
  *
  * @example exactDouble(literal('1.20893e+24', xsdDouble), literal('1.208925819614629e+24 134217728')) // "1.2089258196146292e+24"^^xsd:double
  */
-export function exactDouble(term: Literal, exact: Term | undefined): Literal {
-  if (exact?.termType !== 'Literal' || term.datatype.value !== XSD_DOUBLE) return term;
+export function exactDouble<T extends Term>(term: T, exact: Term | undefined): T | Literal {
+  if (exact?.termType !== 'Literal' || term.termType !== 'Literal' || term.datatype.value !== XSD_DOUBLE) return term;
   const [text, rest] = exact.value.split(' ').map(Number);
   // The largest doubles' 16 digits round past the largest double (1.797693134862316e+308): the
   // store's value is finite, so it is the largest one.

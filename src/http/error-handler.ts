@@ -4,7 +4,7 @@ import { JsonApiError } from '../errors/json-api-error.js';
 import { errorDocument } from '../shape/documents.js';
 import { StoreError, type StoreErrorKind } from '../store/store.js';
 import { ClientGone } from './json-api-handler.js';
-import { requestRouteLabel } from './route-label.js';
+import { routeLabel } from './route-label.js';
 import { send } from './send.js';
 
 /** What each store failure becomes: its status, title, and what the client can do about it. */
@@ -68,7 +68,7 @@ export function toJsonApiError(error: unknown): JsonApiError {
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    const route = requestRouteLabel(req, NO_DATASETS, '').route;
+    const route = routeLabel(req, NO_DATASETS, '').route;
     if (error instanceof ClientGone) {
       logger.info({ method: req.method, route }, 'client went away; its store work was stopped');
       return;

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { WindowCache, WindowCacheStats } from '../execute/window-cache.js';
 import { type Store, StoreError } from '../store/store.js';
-import { requestRouteLabel } from './route-label.js';
+import { routeLabel } from './route-label.js';
 
 export interface MetricsOptions {
   /** Dataset names, for the `dataset` label; any other name is counted as `''`. */
@@ -107,7 +107,7 @@ export class Metrics {
     return (req, res, next) => {
       const stop = this.requestSeconds.startTimer();
       res.once('finish', () => {
-        const { dataset, route } = requestRouteLabel(req, this.datasets, this.options.defaultDataset);
+        const { dataset, route } = routeLabel(req, this.datasets, this.options.defaultDataset);
         const labels = { dataset, route, method: req.method };
         stop(labels);
         this.requests.inc({ ...labels, status: String(res.statusCode) });
