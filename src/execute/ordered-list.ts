@@ -2,7 +2,7 @@ import type { ListRequest, Paging, Window } from '../plan/plan.js';
 import type { KeyValue } from '../request/cursor.js';
 import type { Member } from '../shape/resource-objects.js';
 import type { Row } from '../store/store.js';
-import { membersOf, rowKeyValues } from './rows.js';
+import { keyValueReader, membersOf } from './rows.js';
 
 /*
  * A list's whole order, read once (the list query with no window), and pages cut from it exactly
@@ -54,7 +54,8 @@ export function membersRead(request: ListRequest, rows: readonly Row[]): Members
   // A member's first row: the one it is listed by (a later one may carry another key value).
   const rowOf = new Map<string | undefined, Row>();
   for (const row of rows) if (!rowOf.has(row.s?.value)) rowOf.set(row.s?.value, row);
-  return { members, keys: members.map((member) => rowKeyValues(request, rowOf.get(member.iri)!)) };
+  const keysOf = keyValueReader(request);
+  return { members, keys: members.map((member) => keysOf(rowOf.get(member.iri)!)) };
 }
 
 /**

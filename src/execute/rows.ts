@@ -62,31 +62,37 @@ export function groupValues(rows: readonly Row[]): Map<string, FieldValues> {
 }
 
 /**
- * The values a cursor keeps for the resource of one row of a keyset list query: each attribute
- * key's value as its ORDER BY compares it (`sparql/comparable.ts`): text as a plain literal (for a
- * language key, without its tier digit), a number as the double its exact text gives, other typed
- * values as they are; `null` where the resource has none (or, for a number key, none that reads as
- * a number).
+ * Reads, from a row of a keyset list query, the values a cursor keeps for its resource: each
+ * attribute key's value as its ORDER BY compares it (`sparql/comparable.ts`): text as a plain
+ * literal (for a tiered key, without its tier character), a number as the double its exact text
+ * gives, other typed values as they are; `null` where the resource has none (or, for a number key,
+ * none that reads as a number). How each key is read is worked out once per list, not per row.
  *
- * @example rowKeyValues({ sort: parseSort('-financial-year,id', mapping, type) }, row) // [literal('2016-01-01Z', xsdDate)]
+ * @example keyValueReader({ sort: parseSort('-financial-year,id', mapping, type) })(row) // [literal('2016-01-01Z', xsdDate)]
  */
-export function rowKeyValues(request: Pick<ListRequest, 'sort' | 'parent'>, row: Row): KeyValue[] {
+export function keyValueReader(request: Pick<ListRequest, 'sort' | 'parent'>): (row: Row) => KeyValue[] {
   const perMember = perMemberKeyIndex(request);
-  return request.sort.flatMap((key, i): KeyValue[] => {
-    const { end } = key.path;
+  const readers = request.sort.flatMap(({ path: { end } }, i): ((row: Row) => KeyValue)[] => {
     if (end === 'id') return [];
-    const term = row[keyVariable(i).value];
-    if (term?.termType !== 'Literal') return [term?.termType === 'NamedNode' ? term : null];
-    if (end.language !== undefined || i === perMember) {
-      const text = tieredKeyText(term.value);
-      return [text === null ? null : rdf.literal(text)];
-    }
-    const order = valueOrder(end);
-    if (order === 'text') return [rdf.literal(term.value)];
-    if (order === 'typed') return [term];
-    const exact = row[exactKeyVariable(i).value];
-    return [exact === undefined ? null : exactDouble(rdf.literal(term.value, XSD_DOUBLE_TERM), exact)];
+    const name = keyVariable(i).value;
+    const exactName = exactKeyVariable(i).value;
+    const order = end.language !== undefined || i === perMember ? 'tiered' : valueOrder(end);
+    return [
+      (row) => {
+        const term = row[name];
+        if (term?.termType !== 'Literal') return term?.termType === 'NamedNode' ? term : null;
+        if (order === 'typed') return term;
+        if (order === 'text') return rdf.literal(term.value);
+        if (order === 'tiered') {
+          const text = tieredKeyText(term.value);
+          return text === null ? null : rdf.literal(text);
+        }
+        const exact = row[exactName];
+        return exact === undefined ? null : exactDouble(rdf.literal(term.value, XSD_DOUBLE_TERM), exact);
+      },
+    ];
   });
+  return (row) => readers.map((read) => read(row));
 }
 
 /** What one branch of an include query found: source IRI → target IRI → target; target IRI → its values. */
