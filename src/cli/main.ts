@@ -9,15 +9,21 @@ import { warnEmptyTypes } from '../execute/empty-types.js';
 import { createApiServer, stopGracefully } from '../http/server.js';
 import { MappingError } from '../mapping/load-mapping.js';
 import { applyEnvironment, ConfigError, configFromFlags, readConfigFile, type ServerConfig } from './config.js';
+import { runImportMu } from './import-mu-command.js';
 import { type CliIo, line } from './io.js';
 import { runLoad } from './load-command.js';
 import { openDatasets } from './open-datasets.js';
+import { runOpenapi } from './openapi-command.js';
 import { serveOptions } from './options.js';
+import { runScaffold } from './scaffold-command.js';
 
 export const USAGE = `Usage:
   sparql-jsonapi serve --mapping FILE (--data FILE... | --endpoint URL) [--graph IRI] [options]
   sparql-jsonapi serve --config FILE
   sparql-jsonapi load --endpoint URL [--graph IRI] FILE...     (load --help for its options)
+  sparql-jsonapi scaffold (--data FILE... | --endpoint URL [--graph IRI]) [--out FILE]
+  sparql-jsonapi openapi --mapping FILE       (the OpenAPI description, for client generation)
+  sparql-jsonapi import-mu FILE [--out FILE]  (a mapping from mu-cl-resources' domain.json)
 
 serve options:
   --mapping FILE     mapping file (YAML or JSON)
@@ -66,6 +72,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 
 async function command([name, ...rest]: readonly string[], io: CliIo): Promise<number> {
   if (name === 'load') return runLoad(rest, io);
+  if (name === 'scaffold') return runScaffold(rest, io);
+  if (name === 'openapi') return runOpenapi(rest, io);
+  if (name === 'import-mu') return runImportMu(rest, io);
   if (name === '--help') {
     line(io.stdout, USAGE);
     return 0;
