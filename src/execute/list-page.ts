@@ -3,12 +3,14 @@ import type { Mapping } from '../mapping/model.js';
 import type { Keyset, ListRequest, Paging, Window } from '../plan/plan.js';
 import { type Cursor, encodeCursor } from '../request/cursor.js';
 import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
+import { pageStart } from '../request/parse-page.js';
 import type { PageParts } from '../shape/documents.js';
 import { cursorLinks, offsetLinks, type PageBase, requestLink } from '../shape/page-links.js';
 import type { Member } from '../shape/resource-objects.js';
 import { buildCountQuery, buildListQuery } from '../sparql/list-query.js';
 import { toText } from '../sparql/to-text.js';
 import { type Row, type Store, StoreError } from '../store/store.js';
+import { HISTOGRAM_MIN_MEMBERS, hasHistogram, histogramRows } from './histogram-window.js';
 import {
   cursorSlice,
   type MembersRead,
@@ -47,7 +49,7 @@ export async function listPage(
   if (paging.page.kind === 'cursor') return cursorPage(mapping, request, paging, store, base, list);
   const { page } = paging;
   // Without a count, one row more than the page tells whether a next page exists.
-  const window = { limit: page.size + (paging.count ? 0 : 1), offset: page.number * page.size };
+  const window = { limit: page.size + (paging.count ? 0 : 1), offset: pageStart(page) };
   const { members, total } = list
     ? { members: offsetSlice(list, window), total: paging.count ? list.members.length : undefined }
     : await storeWindow(mapping, request, window, paging.count, store);
@@ -149,7 +151,11 @@ async function cachedList(
   return list;
 }
 
-/** An offset window of a list's members from the store, and the list's total when `count` is set. */
+/**
+ * An offset window of a list's members from the store, and the list's total when `count` is set:
+ * through the first sort key's histogram when the list allows it (`histogram-window.ts`), else
+ * sorted whole.
+ */
 async function storeWindow(
   mapping: Mapping,
   request: ListRequest,
@@ -157,8 +163,16 @@ async function storeWindow(
   count: boolean,
   store: Store,
 ): Promise<{ members: Member[]; total?: number }> {
-  const { rows, total } = await listRows(mapping, request, window, undefined, count, store);
-  return { members: membersOf(request.type, rows, request.parent !== undefined), total };
+  // The count first, when it decides: a long list is read through its histogram.
+  const total = count && hasHistogram(mapping, request) ? await countOf(mapping, request, store) : undefined;
+  const found =
+    total !== undefined && total >= HISTOGRAM_MIN_MEMBERS
+      ? await histogramRows(mapping, request, window, store, total)
+      : undefined;
+  const read = found
+    ? { rows: found, total }
+    : await listRows(mapping, request, window, undefined, count, store, total);
+  return { members: membersOf(request.type, read.rows, request.parent !== undefined), total: read.total };
 }
 
 /** What a keyset list query reads from the store: members with their key values, and the total. */
@@ -187,10 +201,11 @@ async function listRows(
   keyset: Keyset | undefined,
   count: boolean,
   store: Store,
+  counted?: number,
 ): Promise<{ rows: Row[]; total?: number }> {
   const [rows, total] = await Promise.all([
     runQuery(store, buildListQuery(mapping, request, window, keyset), listLane(request)),
-    count ? countOf(mapping, request, store) : undefined,
+    count ? (counted ?? countOf(mapping, request, store)) : undefined,
   ]);
   if (request.parent && rows.length === 0) {
     const proven = window.offset === 0 && keyset === undefined;

@@ -1,10 +1,10 @@
 import type { Literal, NamedNode } from '@rdfjs/types';
-import type { Expression, Ordering } from 'sparqljs';
+import type { Expression, Ordering, Pattern } from 'sparqljs';
 import { XSD_BOOLEAN, XSD_STRING } from '../rdf/vocabulary.js';
 import type { Cursor, KeyValue } from '../request/cursor.js';
 import { literal, op, str } from './ast.js';
 import { textConstant as text } from './comparable.js';
-import type { KeyExpression } from './sort-clauses.js';
+import type { KeyExpression, SortClauses } from './sort-clauses.js';
 
 /**
  * The ORDER BY of a cursor page: the list's order (missing keys last by their `missing` flag, see
@@ -55,6 +55,43 @@ export function keysetExpression(
     (rest, { beyond, behind }) => or(beyond, and(not(behind), rest)),
     op(idOperator, idExpression, literal(cursor.idValue)),
   );
+}
+
+/** Where a window of a list starts and ends on its first sort key: two key values, both included. */
+export interface KeyRange {
+  readonly from: KeyValue;
+  readonly to: KeyValue;
+}
+
+/**
+ * What keeps the rows whose first key lies from `range.from` to `range.to` in the list's order,
+ * both ends included with every row that ties with them (missing values last, as in
+ * {@link keysetExpression}): the sort's OPTIONALs and a condition, `undefined` when none is
+ * needed. A range that ends before the missing values needs the key: its OPTIONAL becomes a
+ * plain join and the condition plain comparisons, which a store answers from its index (Virtuoso:
+ * 1 ms against 12 ms to count 5,000 of 70,000 members).
+ *
+ * @example rangeClauses(sortClauses(mapping, type, sort, SUBJECT), { from: date2020, to: date2016 }) // ?key0 joined; !(?key0 > 2020) && !(?key0 < 2016)
+ */
+export function rangeClauses(sort: SortClauses, range: KeyRange): { optionals: Pattern[]; condition?: Expression } {
+  const key = sort.keys[0]!;
+  if (!key.present || sort.optionals[0]?.type !== 'optional')
+    throw new Error('A key range needs an attribute key first');
+  const [greater, less] = key.descending ? (['<', '>'] as const) : (['>', '<'] as const);
+  if (range.to === null) {
+    // The range runs into the missing values: the key stays optional.
+    const before = range.from === null ? key.present : and(key.present, compare(less, key.value, range.from));
+    const condition = not(before);
+    return { optionals: sort.optionals, ...(condition !== true && { condition }) };
+  }
+  const from = range.from ?? range.to; // a range that ends at a value starts at one (missing values come last)
+  const kept = [not(compare(less, key.value, from)), not(compare(greater, key.value, range.to))];
+  const conditions = kept.filter((e): e is Expression => e !== true);
+  const joined: Pattern = { type: 'group', patterns: sort.optionals[0].patterns };
+  return {
+    optionals: [joined, ...sort.optionals.slice(1)],
+    ...(conditions.length > 0 && { condition: conditions.reduce((all, next) => op('&&', all, next)) }),
+  };
 }
 
 type Comparison = { later: Expression | false; earlier: Expression | false };

@@ -24,7 +24,7 @@ import {
   variable,
 } from './ast.js';
 import { filterPatterns } from './filter-clauses.js';
-import { keysetExpression, keysetOrder } from './keyset-clause.js';
+import { type KeyRange, keysetExpression, keysetOrder, rangeClauses } from './keyset-clause.js';
 import { idVariable, linkTriple, lookupPatterns, memberPatterns } from './members.js';
 import { perMemberKey, perMemberKeyIndex } from './per-member-key.js';
 import { idSortExpression, type KeyExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
@@ -44,13 +44,21 @@ const min = (expression: Expression) => aggregate('min', expression);
  *
  * Flat sort keys (`sort-clauses.ts`) order the rows themselves, each member's least value only,
  * and a cursor's keyset FILTER goes into the pattern, so a deep cursor page costs what a first
- * page costs. Other keys group the members first.
+ * page costs. Other keys group the members first. A `range` (flat keys only) keeps the rows whose
+ * first key lies in it: a window read by its key histogram (`key-histogram.ts`).
  *
  * @example buildListQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', mapping, tradeActivities), filters: [] }, { limit: 20, offset: 0 })
  */
-export function buildListQuery(mapping: Mapping, request: ListRequest, window?: Window, keyset?: Keyset): SelectQuery {
+export function buildListQuery(
+  mapping: Mapping,
+  request: ListRequest,
+  window?: Window,
+  keyset?: Keyset,
+  range?: KeyRange,
+): SelectQuery {
   const sort = sortClauses(mapping, request.type, request.sort, SUBJECT);
-  if (sort.flat) return flatListQuery(mapping, request, sort, window, keyset);
+  if (sort.flat) return flatListQuery(mapping, request, sort, window, keyset, range);
+  if (range) throw new Error('A key range needs flat sort keys');
   const perMember = perMemberKeyIndex(request);
   if (perMember !== undefined) return perMemberListQuery(mapping, request, perMember, window, keyset);
   return groupedListQuery(mapping, request, sort, window, keyset);
@@ -62,15 +70,21 @@ function flatListQuery(
   sort: SortClauses,
   window?: Window,
   keyset?: Keyset,
+  range?: KeyRange,
 ): SelectQuery {
   const id = idSortExpression(request.type, SUBJECT);
   const keys = keyset ? sort.keys.flatMap((key, i) => (key.missing ? [keyVariable(i)] : [])) : [];
-  const conditions = [...sort.leastValueConditions, ...keysetConditions(sort.keys, id, keyset)];
+  const inRange = range ? rangeClauses(sort, range) : { optionals: sort.optionals };
+  const conditions = [
+    ...sort.leastValueConditions,
+    ...keysetConditions(sort.keys, id, keyset),
+    ...(inRange.condition ? [inRange.condition] : []),
+  ];
   return {
     ...select(request.type, [...keys, ...exactKeys(sort, keyset)], window),
     distinct: true,
     where: [
-      ...listPatterns(mapping, request, [...sort.optionals, ...sort.leastValueOnly]),
+      ...listPatterns(mapping, request, [...inRange.optionals, ...sort.leastValueOnly]),
       ...(conditions.length > 0 ? [filter(conditions.reduce((all, next) => op('&&', all, next)))] : []),
     ],
     order: keysetOrder(sort.keys, id, keyset?.fromEnd ?? false),
@@ -167,7 +181,7 @@ function perMemberListQuery(
 }
 
 /** A SELECT of the members (`?s`, `?s_id`) and `extra`, over `window` if any. */
-function select(type: ResourceType, extra: (VariableTerm | VariableExpression)[], window?: Window): SelectQuery {
+export function select(type: ResourceType, extra: (VariableTerm | VariableExpression)[], window?: Window): SelectQuery {
   return {
     type: 'query',
     queryType: 'SELECT',
@@ -220,7 +234,7 @@ export function buildCountQuery(mapping: Mapping, request: ListRequest): SelectQ
 }
 
 /** The members of the list, their filters and `extra` patterns (sort keys), hung off the parent if any. */
-function listPatterns(mapping: Mapping, request: ListRequest, extra: Pattern[]): Pattern[] {
+export function listPatterns(mapping: Mapping, request: ListRequest, extra: Pattern[]): Pattern[] {
   const { type, parent } = request;
   // Membership and filters go in one group: the filters need ?s bound there, and no FILTER may
   // share a group with the sort BINDs (Virtuoso loses such a FILTER).
