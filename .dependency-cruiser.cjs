@@ -3,6 +3,8 @@
 // http/ serves, cli/ starts. Each stage imports only from stages before it, never from one after.
 //   foundation: errors/, rdf/ (import nothing of ours), then mapping/
 //   pipeline:   request/ → plan/ → sparql/ ; store/ ; shape/ (reads plan output) ; execute/ (runs them)
+//   description: openapi/ (reads the mapping and what request/ and plan/ accept; used by http/ and cli/)
+//   scaffold/:  a mapping from the data (reads mapping/, store/, rdf/; used by cli/ only)
 //   serving:    dataset.ts → http/ → app.ts → cli/ ; load/ is the loader, started by cli/
 const layer = (name, from, forbidden, comment) => ({
   name,
@@ -72,6 +74,42 @@ module.exports = {
       'Shaping turns values and members into documents; reading rows is execute/rows.ts.',
     ),
     layer('execute-below-serving', '^src/execute/', SERVING, 'The executor runs plans for any caller.'),
+    layer(
+      'openapi-below-serving',
+      '^src/openapi/',
+      `^src/(sparql|store|shape|execute)/|${SERVING}`,
+      'The OpenAPI description is a pure function of the mapping and what requests accept.',
+    ),
+    layer(
+      'pipeline-knows-no-openapi',
+      '^src/(mapping|request|plan|sparql|store|shape|execute)/|^src/dataset\\.ts$',
+      '^src/openapi/',
+      'The pipeline does not depend on its description.',
+    ),
+    layer(
+      'import-mu-beside-the-mapping',
+      '^src/import-mu/',
+      `^src/(request|plan|sparql|store|shape|execute|load)/|${SERVING}`,
+      'The mu-cl-resources importer turns a domain.json into a mapping file; it knows only the mapping.',
+    ),
+    layer(
+      'scaffold-beside-the-pipeline',
+      '^src/scaffold/',
+      `^src/(request|plan|sparql|shape|execute|load|openapi|import-mu)/|${SERVING}`,
+      'The scaffold reads a store through the Store interface and writes a mapping; it knows the mapping and the store only.',
+    ),
+    layer(
+      'scaffold-for-the-cli',
+      '^src/(?!(cli|scaffold)/)',
+      '^src/scaffold/',
+      'Only the CLI (scaffold, serve without --mapping) uses the scaffold.',
+    ),
+    layer(
+      'import-mu-for-the-cli',
+      '^src/(?!(cli|import-mu)/)',
+      '^src/import-mu/',
+      'Only the import-mu command uses the importer.',
+    ),
     layer(
       'dataset-below-serving',
       '^src/dataset\\.ts$',

@@ -1,9 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { accessSync, closeSync, constants, openSync, rmSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 /** A `virtuoso-t` this process started, with the ports it listens on. */
@@ -12,6 +12,23 @@ export interface LocalVirtuoso {
   httpPort: number;
   dir: string;
   stop(): Promise<void>;
+}
+
+/** How {@link startLocalVirtuoso} starts Virtuoso; the defaults are what the tests need. */
+export interface LocalVirtuosoOptions {
+  /** HTTP port; 0 or undefined: a free one. */
+  httpPort?: number;
+  /** SQL (isql) port; 0 or undefined: a free one. */
+  sqlPort?: number;
+  /** A database folder to keep (created when missing, never removed); default: a temporary one, removed on stop. */
+  dir?: string;
+  /**
+   * Grant SPARQL updates to anonymous HTTP users, so plain `/sparql` takes writes (default true:
+   * the tests load that way). False leaves the stock rule: writes go through `/sparql-auth` as dba.
+   */
+  grantAnonymousUpdate?: boolean;
+  /** How long start-up may take (default 60 s). */
+  timeoutMs?: number;
 }
 
 /** Finds an executable on PATH, or undefined. */
@@ -28,7 +45,7 @@ export function findExecutable(name: string): string | undefined {
   return undefined;
 }
 
-/** Two free loopback ports: bind port 0 twice at once, so the two differ, then release them. */
+/** Free loopback ports: bind port 0 that many times at once, so they differ, then release them. */
 async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
     Array.from(
@@ -93,9 +110,10 @@ MaxQueryCostEstimationTime = 0
 }
 
 // Children still alive when the process exits (a crashed or interrupted test run).
-const live = new Map<ChildProcess, { dir: string; dog?: ChildProcess }>();
+// A kept database folder is passed as undefined: it is never removed.
+const live = new Map<ChildProcess, { dir: string | undefined; dog?: ChildProcess }>();
 let exitHandlerInstalled = false;
-function killOnExit(child: ChildProcess, dir: string, dog?: ChildProcess): void {
+function killOnExit(child: ChildProcess, dir: string | undefined, dog?: ChildProcess): void {
   live.set(child, { dir, dog });
   if (exitHandlerInstalled) return;
   exitHandlerInstalled = true;
@@ -103,7 +121,7 @@ function killOnExit(child: ChildProcess, dir: string, dog?: ChildProcess): void 
     for (const [c, { dir: d, dog: w }] of live) {
       w?.kill('SIGKILL');
       c.kill('SIGKILL');
-      rmSync(d, { recursive: true, force: true });
+      if (d !== undefined) rmSync(d, { recursive: true, force: true });
     }
   });
 }
@@ -113,9 +131,9 @@ function killOnExit(child: ChildProcess, dir: string, dog?: ChildProcess): void 
  * killed vitest worker): a shell that waits for EOF on its stdin, a pipe from us, which
  * the kernel closes when we die, and then kills Virtuoso and removes its folder.
  */
-function watchdog(pid: number, dir: string): ChildProcess {
-  const script = 'read _; kill -9 "$1" 2>/dev/null; sleep 1; rm -rf "$2"';
-  const dog = spawn('sh', ['-c', script, 'watchdog', String(pid), dir], { stdio: ['pipe', 'ignore', 'ignore'] });
+function watchdog(pid: number, dir: string | undefined): ChildProcess {
+  const script = 'read _; kill -9 "$1" 2>/dev/null; sleep 1; [ -n "$2" ] && rm -rf "$2"';
+  const dog = spawn('sh', ['-c', script, 'watchdog', String(pid), dir ?? ''], { stdio: ['pipe', 'ignore', 'ignore'] });
   dog.unref();
   (dog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   return dog;
@@ -127,21 +145,34 @@ async function logTail(file: string, lines = 25): Promise<string> {
 }
 
 /**
- * Starts `virtuoso-t` on a fresh database in a temporary folder, listening on loopback
- * only, waits until HTTP `/sparql` answers, then grants SPARQL updates (which the Graph
- * Store endpoint also needs) to anonymous HTTP users. Rejects with the log's tail.
+ * Starts `virtuoso-t` listening on loopback only, on a fresh database in a temporary folder
+ * (or on the kept one of `options.dir`), waits until HTTP `/sparql` answers, then grants SPARQL
+ * updates (which the Graph Store endpoint also needs) to anonymous HTTP users unless
+ * `grantAnonymousUpdate` is false. Rejects with the log's tail.
+ *
+ * @example const v = await startLocalVirtuoso('/usr/bin/virtuoso-t', '/usr/bin/isql-vt'); await v.stop();
  */
-export async function startLocalVirtuoso(binary: string, isql: string, timeoutMs = 60_000): Promise<LocalVirtuoso> {
-  const dir = await mkdtemp(join(tmpdir(), 'sparql-jsonapi-virtuoso-'));
-  const [sqlPort, httpPort] = (await freePorts(2)) as [number, number];
+export async function startLocalVirtuoso(
+  binary: string,
+  isql: string,
+  options: LocalVirtuosoOptions = {},
+): Promise<LocalVirtuoso> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const kept = options.dir !== undefined;
+  const dir = kept ? resolve(options.dir!) : await mkdtemp(join(tmpdir(), 'sparql-jsonapi-virtuoso-'));
+  if (kept) await mkdir(dir, { recursive: true });
+  const [freeSql, freeHttp] = (await freePorts(2)) as [number, number];
+  const sqlPort = options.sqlPort || freeSql;
+  const httpPort = options.httpPort || freeHttp;
+  const removable = kept ? undefined : dir;
   const ini = join(dir, 'virtuoso.ini');
   await writeFile(ini, iniText(dir, sqlPort, httpPort));
   const logFile = join(dir, 'console.log');
   const logFd = openSync(logFile, 'a');
   const child = spawn(binary, ['+foreground', '+configfile', ini], { cwd: dir, stdio: ['ignore', logFd, logFd] });
   closeSync(logFd);
-  const dog = child.pid === undefined ? undefined : watchdog(child.pid, dir);
-  killOnExit(child, dir, dog);
+  const dog = child.pid === undefined ? undefined : watchdog(child.pid, removable);
+  killOnExit(child, removable, dog);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let exitCode: number | string | null = null;
   child.once('exit', (code, signal) => (exitCode = code ?? signal));
@@ -156,7 +187,7 @@ export async function startLocalVirtuoso(binary: string, isql: string, timeoutMs
     }
     dog?.kill('SIGKILL');
     live.delete(child);
-    await rm(dir, { recursive: true, force: true });
+    if (removable !== undefined) await rm(removable, { recursive: true, force: true });
   };
 
   const fail = async (why: string): Promise<never> => {
@@ -180,6 +211,7 @@ export async function startLocalVirtuoso(binary: string, isql: string, timeoutMs
     if (Date.now() > deadline) await fail(`did not answer on /sparql within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  if (options.grantAnonymousUpdate === false) return { sqlPort, httpPort, dir, stop };
   // isql exits 0 even when the statement fails: the error is only in its output.
   const grant = await promisify(execFile)(isql, [
     `127.0.0.1:${sqlPort}`,
@@ -192,7 +224,9 @@ export async function startLocalVirtuoso(binary: string, isql: string, timeoutMs
       failed: true,
       output: `${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`,
     }));
-  if (grant.failed || /\*\*\* Error/.test(grant.output)) await fail(`refused the GRANT: ${grant.output.trim()}`);
+  // A kept database granted on an earlier run answers "already have role": that is granted too.
+  const denied = /\*\*\* Error/.test(grant.output) && !/already have role/.test(grant.output);
+  if (grant.failed || denied) await fail(`refused the GRANT: ${grant.output.trim()}`);
   // Ready means writable too: one triple through the Graph Store endpoint, as the loader sends it.
   const probeGraph = `http://127.0.0.1:${httpPort}/sparql-graph-crud?graph=${encodeURIComponent('urn:sparql-jsonapi:harness-probe')}`;
   for (;;) {

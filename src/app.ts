@@ -7,7 +7,9 @@ import { pinoHttp } from 'pino-http';
 import type { Dataset } from './dataset.js';
 import { JsonApiError } from './errors/json-api-error.js';
 import { WindowCache, type WindowCacheOptions } from './execute/window-cache.js';
+import { apiDescriptionHandler } from './http/api-description.js';
 import { type CorsOptions, corsHandler } from './http/cors.js';
+import { docsPageHandler } from './http/docs-page.js';
 import { errorHandler } from './http/error-handler.js';
 import { type HealthOptions, healthHandler } from './http/health.js';
 import { jsonApiHandler } from './http/json-api-handler.js';
@@ -85,6 +87,8 @@ export function createApp(options: AppOptions): Express {
   app.use(frontDoor(SECURITY_HEADERS, options.maxUrlLength ?? 8192, corsHandler(options.cors ?? { origins: '*' })));
   if (options.metrics?.enabled !== false && !options.metrics?.separate) app.get('/metrics', exposeMetrics);
   app.get('/health', healthHandler(datasets, logger, options.health));
+  app.use(apiDescriptionHandler(byName, fallback)); // /openapi.json: each dataset's OpenAPI 3.1, built once
+  app.use(docsPageHandler(byName, fallback)); // /docs: Scalar's API reference (HTML), with its own CSP
   app.use(jsonApiHandler(byName, fallback, cache, windows, options.shutdown)); // 405, negotiation, cache, plan, SPARQL, ETag/304
   app.use(errorHandler(logger)); // every error becomes a JSON:API error document, no-store
   return app;

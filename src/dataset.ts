@@ -2,6 +2,7 @@ import type { Mapping } from './mapping/model.js';
 import { DEFAULT_REQUEST_LIMITS, type PlanOptions } from './plan/plan.js';
 import { DEFAULT_INCLUDE_DEPTH } from './request/parse-include.js';
 import { DEFAULT_PAGE_LIMITS } from './request/parse-page.js';
+import type { FilterSyntax } from './request/parse-query.js';
 import type { Store } from './store/store.js';
 
 /*
@@ -28,6 +29,12 @@ export interface DatasetOptions extends PlanOptions {
   readonly windowCacheTtlSeconds: number;
   /** Each request's deadline: past it the store's work stops and the answer is a 504. */
   readonly timeoutMs: number;
+  /**
+   * `mu-cl-resources`: filters also read mu-cl-resources' syntax (`filter[:exact:name]`,
+   * `filter[rel][attr]`; `request/mu-filter.ts`), so that front-ends written against it keep
+   * working; `json-api` (the default): the README's syntax only.
+   */
+  readonly filterSyntax: FilterSyntax;
 }
 
 export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({
@@ -39,6 +46,7 @@ export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({
   cacheTtlSeconds: 0,
   windowCacheTtlSeconds: 0,
   timeoutMs: 10_000,
+  filterSyntax: 'json-api',
 });
 
 /** One published dataset: its mapping, its store, and where its links point. */

@@ -18,7 +18,8 @@ const seconds = z.number({ error: 'expected a number of seconds' }).min(0, { err
  */
 const datasetSchema = z
   .strictObject({
-    mapping: z.string(),
+    // Without a mapping, serve scaffolds one from the data (scaffold/serve-scaffold.ts).
+    mapping: z.string().optional(),
     data: z.array(z.string()).min(1).optional(),
     workers: wholeNumber(1, 64, 'expected a number of worker threads from 1 to 64').optional(),
     endpoint: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
@@ -69,6 +70,8 @@ const datasetSchema = z
     // The window cache (whole ordered lists, every page cut from them): 0 turns it off. Default:
     // on without expiry for the embedded store, off for an endpoint (its data may change).
     windowCacheTtlSeconds: seconds.optional(),
+    // mu-cl-resources: filters also read its syntax (filter[:exact:name]…), for its front-ends.
+    filterSyntax: z.enum(['json-api', 'mu-cl-resources'], { error: 'expected json-api or mu-cl-resources' }).optional(),
   })
   .refine((d) => (d.data === undefined) !== (d.endpoint === undefined), {
     error: 'give either data (files for the embedded store) or endpoint, not both',
@@ -177,7 +180,11 @@ function compileConfig(config: ConfigFile, base: string, source: string): Server
   const datasets = Object.fromEntries(
     Object.entries(config.datasets).map(([name, d]) => [
       name,
-      { ...d, mapping: resolve(base, d.mapping), ...(d.data && { data: d.data.map((f) => resolve(base, f)) }) },
+      {
+        ...d,
+        ...(d.mapping !== undefined && { mapping: resolve(base, d.mapping) }),
+        ...(d.data && { data: d.data.map((f) => resolve(base, f)) }),
+      },
     ]),
   );
   return {
@@ -211,7 +218,8 @@ export type ServeFlags = Partial<
     | 'workers'
     | 'cache-ttl'
     | 'window-cache-ttl'
-    | 'cache-control',
+    | 'cache-control'
+    | 'filter-syntax',
     string
   >
 > & {
@@ -235,6 +243,7 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   cacheTtlSeconds: '--cache-ttl',
   windowCacheTtlSeconds: '--window-cache-ttl',
   cacheControl: '--cache-control',
+  filterSyntax: '--filter-syntax',
 };
 
 /**
@@ -245,7 +254,6 @@ const FLAG_OF: Readonly<Record<string, string>> = {
  * @example configFromFlags({ mapping: 'mappings/sample.yaml', data: ['data/sample.ttl'], port: '0' }, {})
  */
 export function configFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): ServerConfig {
-  if (!flags.mapping) throw new ConfigError('--mapping is required (or --config)');
   if (!flags.data?.length === !flags.endpoint && !env.SPARQL_ENDPOINT)
     throw new ConfigError('give either --data FILE... or --endpoint URL');
   const name = flags.dataset ?? 'default';
@@ -256,7 +264,7 @@ export function configFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): Serv
     ...(origins && { cors: { origins: origins.includes('*') ? '*' : origins } }),
     datasets: {
       [name]: {
-        mapping: flags.mapping,
+        ...(flags.mapping !== undefined && { mapping: flags.mapping }),
         ...(flags.data?.length ? { data: flags.data } : { endpoint: flags.endpoint ?? env.SPARQL_ENDPOINT }),
         ...(flags.graph !== undefined && { graph: flags.graph }),
         ...(flags.user !== undefined && { user: flags.user }),
@@ -268,6 +276,7 @@ export function configFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): Serv
           windowCacheTtlSeconds: numeric(flags['window-cache-ttl']),
         }),
         ...(flags['cache-control'] !== undefined && { cacheControl: flags['cache-control'] }),
+        ...(flags['filter-syntax'] !== undefined && { filterSyntax: flags['filter-syntax'] }),
       },
     },
   };

@@ -18,15 +18,16 @@ import { serveOptions } from './options.js';
 import { runScaffold } from './scaffold-command.js';
 
 export const USAGE = `Usage:
-  sparql-jsonapi serve --mapping FILE (--data FILE... | --endpoint URL) [--graph IRI] [options]
+  sparql-jsonapi serve [--mapping FILE] (--data FILE... | --endpoint URL) [--graph IRI] [options]
   sparql-jsonapi serve --config FILE
   sparql-jsonapi load --endpoint URL [--graph IRI] FILE...     (load --help for its options)
-  sparql-jsonapi scaffold (--data FILE... | --endpoint URL [--graph IRI]) [--out FILE]
-  sparql-jsonapi openapi --mapping FILE       (the OpenAPI description, for client generation)
+  sparql-jsonapi scaffold (--data FILE... | --endpoint URL [--graph IRI]) [--out FILE]   (a starter mapping)
+  sparql-jsonapi openapi --mapping FILE [--dataset NAME] [--link-base URL]   (OpenAPI 3.1, for client generation)
   sparql-jsonapi import-mu FILE [--out FILE]  (a mapping from mu-cl-resources' domain.json)
 
 serve options:
-  --mapping FILE     mapping file (YAML or JSON)
+  --mapping FILE     mapping file (YAML or JSON); without it, one is scaffolded from the data,
+                     served, and written beside the first --data file (docs/scaffold.md)
   --data FILE        RDF file for the embedded store (.ttl .nt .nq .trig); repeat for more
   --endpoint URL     SPARQL 1.1 query endpoint instead of the embedded store
   --graph IRI        named graph to serve: the endpoint's, or one of the files' (default:
@@ -42,6 +43,8 @@ serve options:
   --window-cache-ttl S  keep whole ordered lists (every page cut from them) S seconds, 0 for
                      off (default: no expiry with --data, off with --endpoint)
   --cache-control V  Cache-Control of 200 and 304 responses (default no-cache)
+  --filter-syntax mu-cl-resources   also accept mu-cl-resources' filters (filter[:exact:name]=…,
+                     filter[relationship][attribute]=…), for its front-ends (docs/mu-cl-resources.md)
   --config FILE      several datasets from a YAML/JSON file (see README)
 Environment: PORT, HOST, SPARQL_ENDPOINT, SPARQL_GRAPH, SPARQL_USER, SPARQL_PASSWORD, LOG_LEVEL.`;
 

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { type Dataset, type DatasetOptions, DEFAULT_DATASET_OPTIONS } from '../dataset.js';
 import { loadMapping } from '../mapping/load-mapping.js';
+import { ScaffoldError } from '../scaffold/scaffold.js';
+import { scaffoldForServe } from '../scaffold/serve-scaffold.js';
 import { createHttpStore } from '../store/http-store.js';
 import { createOxigraphStore, GraphNotFoundError } from '../store/oxigraph-store.js';
 import type { Store } from '../store/store.js';
@@ -9,11 +11,14 @@ import { ConfigError, type DatasetConfig, type ServerConfig } from './config.js'
 /**
  * Compiles every dataset's mapping and opens its store. Mappings are all checked before any store
  * starts, so a bad mapping fails fast (MappingError) without loading data first. A `graph` that
- * none of a dataset's files holds is a ConfigError naming the dataset and the graph.
+ * none of a dataset's files holds is a ConfigError naming the dataset and the graph. A dataset
+ * without a mapping serves one scaffolded from its store (`scaffold/serve-scaffold.ts`).
  */
 export async function openDatasets(config: ServerConfig, logger: Logger): Promise<Dataset[]> {
   const entries = Object.entries(config.datasets);
-  const mappings = await Promise.all(entries.map(([, d]) => loadMapping(d.mapping)));
+  const mappings = await Promise.all(
+    entries.map(([, d]) => (d.mapping === undefined ? undefined : loadMapping(d.mapping))),
+  );
   const datasets: Dataset[] = [];
   try {
     for (const [index, [name, d]] of entries.entries()) {
@@ -21,11 +26,20 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
         if (error instanceof GraphNotFoundError) throw new ConfigError(`dataset ${name}: ${error.message}`);
         throw error;
       });
+      // No mapping: one scaffolded from the data (and written to a file the log names).
+      const mapping =
+        mappings[index] ??
+        (await scaffoldForServe(store, { dataset: name, ...d }, logger.child({ dataset: name })).catch(
+          async (error: unknown) => {
+            await store.close();
+            throw error instanceof ScaffoldError ? new ConfigError(`dataset ${name}: ${error.message}`) : error;
+          },
+        ));
       // The default dataset's links are the spec's type-rooted paths; the others keep their
       // /api/<name> prefix so that every link can be fetched as it stands.
       datasets.push({
         name,
-        mapping: mappings[index]!,
+        mapping,
         store,
         linkBase: d.linkBase ?? (name === config.default ? '' : `/api/${name}`),
         options: datasetOptions(d),
@@ -46,7 +60,8 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
  * @example datasetOptions({ mapping: 'm.yaml', data: ['d.ttl'] }).windowCacheTtlSeconds // Infinity
  */
 export function datasetOptions(d: DatasetConfig): DatasetOptions {
-  const { page, count, includeDepth, limits, cacheControl, cacheTtlSeconds, timeoutMs } = DEFAULT_DATASET_OPTIONS;
+  const { page, count, includeDepth, limits, cacheControl, cacheTtlSeconds, timeoutMs, filterSyntax } =
+    DEFAULT_DATASET_OPTIONS;
   return {
     page: {
       defaultSize: d.page?.defaultSize ?? page.defaultSize,
@@ -59,6 +74,7 @@ export function datasetOptions(d: DatasetConfig): DatasetOptions {
     cacheTtlSeconds: d.cacheTtlSeconds ?? cacheTtlSeconds,
     windowCacheTtlSeconds: d.windowCacheTtlSeconds ?? (d.endpoint ? 0 : Number.POSITIVE_INFINITY),
     timeoutMs: d.timeoutMs ?? timeoutMs,
+    filterSyntax: d.filterSyntax ?? filterSyntax,
   };
 }
 

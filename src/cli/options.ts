@@ -21,6 +21,7 @@ export const serveOptions = {
   'cache-ttl': { type: 'string' },
   'window-cache-ttl': { type: 'string' },
   'cache-control': { type: 'string' },
+  'filter-syntax': { type: 'string' },
   help: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -36,5 +37,17 @@ export const loadOptions = {
   replace: { type: 'boolean' },
   'no-staging': { type: 'boolean' },
   timeout: { type: 'string' },
+  help: { type: 'boolean' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** Options of `sparql-jsonapi scaffold`. */
+export const scaffoldOptions = {
+  data: { type: 'string', multiple: true },
+  endpoint: { type: 'string' },
+  graph: { type: 'string' },
+  user: { type: 'string' },
+  password: { type: 'string' },
+  out: { type: 'string' },
+  'sample-size': { type: 'string' },
   help: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;

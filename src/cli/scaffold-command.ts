@@ -1,7 +1,115 @@
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { redactCredentials } from '../load/redact.js';
+import { isSafeAbsoluteIri } from '../mapping/iri.js';
+import { ScaffoldError, scaffoldMapping } from '../scaffold/scaffold.js';
+import { createHttpStore } from '../store/http-store.js';
+import { createOxigraphStore, GraphNotFoundError } from '../store/oxigraph-store.js';
+import type { Store } from '../store/store.js';
 import { type CliIo, line } from './io.js';
+import { scaffoldOptions } from './options.js';
 
-/** `sparql-jsonapi scaffold`: not built yet (issue 13). */
-export async function runScaffold(_argv: readonly string[], io: CliIo): Promise<number> {
-  line(io.stderr, 'sparql-jsonapi scaffold: not available yet');
-  return 2;
+export const SCAFFOLD_USAGE = `Usage: sparql-jsonapi scaffold (--data FILE... | --endpoint URL [--graph IRI]) [--out FILE]
+
+Writes a starter mapping for the data: one type per class with members, its id strategy, and
+attributes and relationships from what a sample of its members carry (or from the data's SHACL
+shapes). Every type it writes has members, and the mapping loads and serves as it is; the
+comments in it say what each part rests on and what to adjust (docs/scaffold.md).
+
+  --data FILE          RDF file for the embedded store (.ttl .nt .nq .trig); repeat for more
+  --endpoint URL       SPARQL 1.1 query endpoint instead (or env SPARQL_ENDPOINT)
+  --graph IRI          the named graph to describe (or env SPARQL_GRAPH)
+  --user U, --password P   credentials for the endpoint (or env SPARQL_USER, SPARQL_PASSWORD)
+  --out FILE           write the mapping there (default: standard output)
+  --sample-size N      members of each class the statistics look at (default 1000)
+  --help               this text
+`;
+
+/** How long one introspection query may take: longer than a request's, as nobody is waiting on a page. */
+const QUERY_TIMEOUT_MS = 60_000;
+
+/**
+ * `sparql-jsonapi scaffold`: writes a starter mapping for the data (`scaffold/scaffold.ts`) to
+ * `--out` or standard output, with a summary on standard error. Resolves 0 done, 1 a store or
+ * file failed, 2 bad usage or data with nothing to map.
+ *
+ * @example await runScaffold(['--data', 'data/sample.ttl', '--out', 'mine.yaml'], io)
+ */
+export async function runScaffold(argv: readonly string[], io: CliIo): Promise<number> {
+  const parse = () => parseArgs({ args: [...argv], options: scaffoldOptions, strict: true });
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse().values;
+  } catch (error) {
+    line(io.stderr, `${(error as Error).message}\n\n${SCAFFOLD_USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    line(io.stdout, SCAFFOLD_USAGE);
+    return 0;
+  }
+  const data = values.data ?? [];
+  const endpoint = data.length ? undefined : (values.endpoint ?? io.env.SPARQL_ENDPOINT);
+  const graph = values.graph ?? (endpoint ? io.env.SPARQL_GRAPH : undefined);
+  const sampleSize = values['sample-size'] === undefined ? undefined : Number(values['sample-size']);
+  const problem =
+    data.length > 0 && values.endpoint
+      ? 'give either --data FILE... or --endpoint URL, not both'
+      : !data.length && !endpoint
+        ? 'give either --data FILE... or --endpoint URL'
+        : endpoint && !/^https?:\/\/[^/\s]/i.test(endpoint)
+          ? `--endpoint: expected an http(s) URL, got '${endpoint}'`
+          : graph !== undefined && !isSafeAbsoluteIri(graph)
+            ? `--graph: expected an absolute IRI (http://example.org/graph), got '${graph}'`
+            : sampleSize !== undefined && !(Number.isInteger(sampleSize) && sampleSize >= 1 && sampleSize <= 100_000)
+              ? '--sample-size: expected a whole number from 1 to 100000'
+              : undefined;
+  if (problem) {
+    line(io.stderr, `${problem}\n\n${SCAFFOLD_USAGE}`);
+    return 2;
+  }
+  const description = data.length ? data.join(', ') : redactCredentials(`${endpoint}${graph ? ` <${graph}>` : ''}`);
+  let store: Store;
+  try {
+    store = endpoint
+      ? createHttpStore({
+          endpointUrl: endpoint,
+          ...(graph && { graph }),
+          ...((values.user ?? io.env.SPARQL_USER) && { user: values.user ?? io.env.SPARQL_USER }),
+          ...((values.password ?? io.env.SPARQL_PASSWORD) && { password: values.password ?? io.env.SPARQL_PASSWORD }),
+          timeoutMs: QUERY_TIMEOUT_MS,
+        })
+      : await createOxigraphStore({ files: data, ...(graph && { graph }), workers: 1, timeoutMs: QUERY_TIMEOUT_MS });
+  } catch (error) {
+    if (error instanceof GraphNotFoundError) {
+      line(io.stderr, `sparql-jsonapi scaffold: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const started = performance.now();
+  try {
+    const { yaml, scaffold } = await scaffoldMapping(store, {
+      files: data,
+      description,
+      ...(sampleSize !== undefined && { sampleSize }),
+      ...(io.signal && { signal: io.signal }),
+    });
+    if (values.out) await writeFile(values.out, yaml);
+    else io.stdout.write(yaml);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    line(
+      io.stderr,
+      `scaffolded ${scaffold.types.length} types from ${description} in ${seconds} s${values.out ? `, written to ${values.out}` : ''}: ${scaffold.types.map((t) => `${t.name} (${t.members})`).join(', ')}`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof ScaffoldError) {
+      line(io.stderr, `sparql-jsonapi scaffold: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await store.close();
+  }
 }

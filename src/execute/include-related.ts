@@ -81,9 +81,11 @@ export async function includeRelated(
     level = level.flatMap(({ node, sources }, n) => {
       const { targets: targetsOf, values } = found[n]!;
       const reached = new Map<string, Entry>();
+      // In the order of the target's list (sort-clauses.ts idSortExpression): local ids by IRI.
+      const key = node.type.id.kind === 'local' ? (m: Member) => m.iri : (m: Member) => m.id;
       for (const source of sources) {
         const all = [...(targetsOf.get(source.member.iri)?.values() ?? [])].sort((a, b) =>
-          codePointCompare(a.id, b.id),
+          codePointCompare(key(a), key(b)),
         );
         const targets = node.relationship.cardinality === 'one' ? all.slice(0, 1) : all;
         for (const target of targets) {

@@ -68,7 +68,7 @@ export function jsonApiHandler(
       sendRepresentation(req, res, cached, options.cacheControl);
       return;
     }
-    const plan = planRequest(dataset.mapping, route, parseQuery(key.query), options, profiles);
+    const plan = planRequest(dataset.mapping, route, parseQuery(key.query, options.filterSyntax), options, profiles);
     const recorder = new QueryRecorder(dataset.store);
     const page = { path: dataset.linkBase + key.path, query: key.query };
     // The store's work stops when the deadline passes, the client goes away, or the server stops.

@@ -1,5 +1,6 @@
 import type { Batch } from './batch.js';
 import { LoadError, type Refusal, type RequestPolicy, refusalMessage, type StoreClient } from './http.js';
+import { writeAccessHint } from './write-access-hint.js';
 
 export type Protocol = 'graph-store' | 'update';
 
@@ -80,11 +81,7 @@ export async function sendBatch(
 export function refusalError(protocol: Protocol, url: string, refusal: Refusal): LoadError {
   const what = protocol === 'update' ? 'SPARQL Update endpoint' : 'Graph Store endpoint';
   // Virtuoso answers a missing grant with 403 (Graph Store) or 500 "SR186: SECURITY" (Update).
-  const denied = refusal.status === 401 || refusal.status === 403 || /SECURITY|permission/i.test(refusal.body);
-  const hint = denied
-    ? ' (the store needs write access: --user/--password, or for Virtuoso the /sparql-auth endpoint or GRANT SPARQL_UPDATE TO "SPARQL")'
-    : '';
-  return new LoadError(`${refusalMessage(what, url, refusal)}${hint}`, refusal.status);
+  return new LoadError(`${refusalMessage(what, url, refusal)}${writeAccessHint(url, refusal)}`, refusal.status);
 }
 
 /** Throws {@link refusalError}. */

@@ -1,10 +1,11 @@
 import { iriProblem } from './iri.js';
+import { decodeLocalId, encodeLocalId, LOCAL_ID_MAX } from './local-id.js';
 import type { IdStrategy } from './model.js';
 
 /**
- * Ids are opaque lowercase hexadecimal strings (the spec). The `predicate` strategy also allows
- * dashes, so that mu-cl-resources' UUIDs (`5a3f…-…`) keep working. Bounded lengths keep a
- * hostile id from growing a query.
+ * Ids are opaque lowercase hexadecimal strings (the spec), except `local` ids (`local-id.ts`).
+ * The `predicate` strategy also allows dashes, so that mu-cl-resources' UUIDs (`5a3f…-…`) keep
+ * working. Bounded lengths keep a hostile id from growing a query.
  */
 const ID_PATTERNS = {
   predicate: /^[0-9a-f](?:[0-9a-f-]{0,127})$/,
@@ -38,9 +39,10 @@ export interface IdRefusal {
  *
  * @example resolveId({ kind: 'hex', base: 'http://x/c/' }, '4752') // { kind: 'iri', iri: 'http://x/c/GR' }
  * @example resolveId({ kind: 'hex', base: 'http://x/c/' }, '494e4ae280a8').kind // 'refused' (U+2028)
+ * @example resolveId({ kind: 'local', base: 'http://x/u/' }, 'm%2Fs') // { kind: 'iri', iri: 'http://x/u/m/s' }
  */
 export function resolveId(strategy: IdStrategy, id: string): IdLookup | IdRefusal {
-  if (!ID_PATTERNS[strategy.kind].test(id))
+  if (strategy.kind !== 'local' && !ID_PATTERNS[strategy.kind].test(id))
     return { kind: 'refused', reason: 'syntax', detail: `expected ${describeIds(strategy)}` };
   let iri: string;
   switch (strategy.kind) {
@@ -55,6 +57,15 @@ export function resolveId(strategy: IdStrategy, id: string): IdLookup | IdRefusa
       } catch {
         return { kind: 'refused', reason: 'iri', detail: 'its bytes are not UTF-8 text' }; // no IRI has this id
       }
+      break;
+    case 'local': {
+      const decoded = decodeLocalId(id);
+      if (decoded.kind === 'syntax')
+        return { kind: 'refused', reason: 'syntax', detail: `expected ${describeIds(strategy)}` };
+      if (decoded.kind === 'not-utf8')
+        return { kind: 'refused', reason: 'iri', detail: 'its percent-encoded bytes are not UTF-8 text' };
+      iri = strategy.base + decoded.text;
+    }
   }
   const problem = iriProblem(iri);
   return problem === undefined
@@ -77,6 +88,8 @@ export function describeIds(strategy: IdStrategy): string {
       return strategy.base === ''
         ? 'the lowercase hex of the UTF-8 of an IRI'
         : `the lowercase hex of the UTF-8 of what follows ${strategy.base} in an IRI`;
+    case 'local':
+      return `what follows ${strategy.base} in an IRI, with every character but letters, digits, marks and - . _ ~ ! $ ' ( ) * : @ percent-encoded (UTF-8, uppercase hex), at most ${LOCAL_ID_MAX} characters`;
   }
 }
 
@@ -92,19 +105,27 @@ export function idToLookup(strategy: IdStrategy, id: string): IdLookup | undefin
 }
 
 /**
- * The id of a member IRI for the `template` and `hex` strategies (the `predicate` strategy reads
- * it from the store instead).
+ * The id of a member IRI for the `template`, `hex` and `local` strategies (the `predicate`
+ * strategy reads it from the store instead).
+ *
+ * @example iriToId({ kind: 'local', base: 'http://qudt.org/vocab/unit/' }, 'http://qudt.org/vocab/unit/M-PER-SEC') // 'M-PER-SEC'
  */
 export function iriToId(strategy: Exclude<IdStrategy, { kind: 'predicate' }>, iri: string): string {
-  return strategy.kind === 'template'
-    ? iri.slice(strategy.prefix.length, iri.length - strategy.suffix.length)
-    : Buffer.from(iri.slice(strategy.base.length), 'utf8').toString('hex');
+  switch (strategy.kind) {
+    case 'template':
+      return iri.slice(strategy.prefix.length, iri.length - strategy.suffix.length);
+    case 'hex':
+      return Buffer.from(iri.slice(strategy.base.length), 'utf8').toString('hex');
+    case 'local':
+      return encodeLocalId(iri.slice(strategy.base.length));
+  }
 }
 
 /**
  * The value the id sort expression (`sparql/sort-clauses.ts` `idSortExpression`) takes for the
  * resource with this id, or `undefined` when the id can't be an id of the strategy: the id itself
- * for predicate ids and templates with a suffix, the IRI otherwise.
+ * for predicate ids and templates with a suffix, the IRI otherwise (`hex` and `local` ids sort by
+ * their IRIs).
  *
  * @example idSortValue({ kind: 'template', prefix: 'http://x/c/', suffix: '' }, '0101') // 'http://x/c/0101'
  */

@@ -165,6 +165,11 @@ function compileId(
     }
     return Object.freeze({ kind: 'template', prefix, suffix });
   }
+  if ('local' in spec) {
+    if (!isSafeAbsoluteIri(spec.local.base))
+      problems.push(`${path}.local.base: expected an absolute IRI, got '${spec.local.base}'`);
+    return Object.freeze({ kind: 'local', base: spec.local.base });
+  }
   const base = spec.hex === true ? '' : spec.hex.base;
   if (base !== '' && !isSafeAbsoluteIri(base))
     problems.push(`${path}.hex.base: expected an absolute IRI, got '${base}'`);

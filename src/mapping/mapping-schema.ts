@@ -12,8 +12,12 @@ const idSchema = z.union(
     z.strictObject({ predicate: term }),
     z.strictObject({ template: z.string().min(1) }),
     z.strictObject({ hex: z.union([z.literal(true), z.strictObject({ base: z.string().min(1) })]) }),
+    z.strictObject({ local: z.strictObject({ base: z.string().min(1, { error: 'expected an absolute IRI' }) }) }),
   ],
-  { error: 'expected { predicate: P }, { template: "…{id}…" }, { hex: true } or { hex: { base: IRI } }' },
+  {
+    error:
+      'expected { predicate: P }, { template: "…{id}…" }, { hex: true }, { hex: { base: IRI } } or { local: { base: IRI } }',
+  },
 );
 
 const attributeSchema = z.union(

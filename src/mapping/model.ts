@@ -10,7 +10,9 @@ export type IdStrategy =
   /** IRI = prefix + id + suffix; the id is lowercase hex. */
   | { readonly kind: 'template'; readonly prefix: string; readonly suffix: string }
   /** id = lowercase hex of the UTF-8 bytes of the IRI after `base` (`''` for the whole IRI). */
-  | { readonly kind: 'hex'; readonly base: string };
+  | { readonly kind: 'hex'; readonly base: string }
+  /** id = the IRI after `base` (never `''`), percent-encoded to one path segment (`local-id.ts`). */
+  | { readonly kind: 'local'; readonly base: string };
 
 export interface Attribute {
   readonly name: string;

@@ -10,7 +10,7 @@ import { parsePage } from '../request/parse-page.js';
 import type { Route } from '../request/parse-path.js';
 import type { QueryParameters } from '../request/parse-query.js';
 import { parseSort } from '../request/parse-sort.js';
-import type { ListRequest, Paging, Plan, PlanOptions, RequestLimits, View } from './plan.js';
+import type { ListRequest, Paging, Plan, PlanOptions, View } from './plan.js';
 
 /**
  * Resolves a route and its query parameters against a mapping. Unknown names, ids that can't be
@@ -35,7 +35,7 @@ export function planRequest(
   const pagingOf = (list: ListRequest): Paging =>
     paging(query, options, list, profiles.includes(CURSOR_PAGINATION_PROFILE));
   if (route.id === undefined) {
-    const list = listOf(mapping, type, query, options.limits);
+    const list = listOf(mapping, type, query, options);
     return { kind: 'collection', list, paging: pagingOf(list), view: viewOf(mapping, type, query, options) };
   }
   const lookup = resolveId(type.id, route.id);
@@ -55,7 +55,7 @@ export function planRequest(
   const toMany = relationship.cardinality === 'many';
   if (!toMany) onlyForLists(query, 'a to-one relationship');
   const list: ListRequest = toMany
-    ? { ...listOf(mapping, target, query, options.limits), parent }
+    ? { ...listOf(mapping, target, query, options), parent }
     : { type: target, parent, sort: [], filters: [] };
   if (route.linkage) {
     for (const parameter of ['include', 'fields'] as const) {
@@ -72,9 +72,10 @@ export function planRequest(
   return toMany ? { kind: 'collection', list, paging: pagingOf(list), view } : { kind: 'related-one', list, view };
 }
 
-function listOf(mapping: Mapping, type: ResourceType, query: QueryParameters, limits: RequestLimits): ListRequest {
+function listOf(mapping: Mapping, type: ResourceType, query: QueryParameters, options: PlanOptions): ListRequest {
+  const { limits, filterSyntax } = options;
   const sort = query.sort === undefined ? type.defaultSort : parseSort(query.sort, mapping, type, limits.sortFields);
-  return { type, sort, filters: parseFilter(query.filter, mapping, type, limits.filters) };
+  return { type, sort, filters: parseFilter(query.filter, mapping, type, limits.filters, filterSyntax) };
 }
 
 function paging(query: QueryParameters, options: PlanOptions, list: ListRequest, cursorProfile: boolean): Paging {

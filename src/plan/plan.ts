@@ -5,6 +5,7 @@ import type { Fieldsets } from '../request/parse-fields.js';
 import type { Filter } from '../request/parse-filter.js';
 import type { IncludeNode } from '../request/parse-include.js';
 import type { PageLimits, PageRequest } from '../request/parse-page.js';
+import type { FilterSyntax } from '../request/parse-query.js';
 
 /*
  * The plan: what a request asks of the store, resolved against the mapping (`plan-request.ts`
@@ -19,6 +20,8 @@ export interface PlanOptions {
   /** How many relationships an `include` path may follow. */
   readonly includeDepth: number;
   readonly limits: RequestLimits;
+  /** Also read mu-cl-resources' filter syntax (`request/mu-filter.ts`); `json-api` when absent. */
+  readonly filterSyntax?: FilterSyntax;
 }
 
 /** Bounds on what one request may ask, so that no request's cost is unbounded; past one, a 400. */

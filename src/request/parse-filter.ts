@@ -3,7 +3,8 @@ import { describeIds, type IdLookup, resolveId } from '../mapping/ids.js';
 import type { Attribute, Mapping, ResourceType } from '../mapping/model.js';
 import { type FilterPath, filterableFields, resolveFilterPath } from './filter-path.js';
 import { comparisonOf, splitValues, type TypedValue, typedValue } from './filter-values.js';
-import type { FamilyParameter } from './parse-query.js';
+import { muFilterParameter } from './mu-filter.js';
+import type { FamilyParameter, FilterSyntax } from './parse-query.js';
 
 /** The operators of `filter[path][operator]`, in the order error details list them. */
 export const FILTER_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'starts-with', 'exists'] as const;
@@ -62,6 +63,8 @@ const LIST_HINT = String.raw`(several values are comma-separated; write \, for a
  * does not take, or a value that is not one of the path's datatype. More than `maxFilters`
  * parameters are a 400 naming the first one past the limit, before any of them is parsed
  * (`planRequest` passes the dataset's `RequestLimits.filters`; without one the count is not bounded).
+ * With `syntax` `mu-cl-resources`, each parameter is first read as mu-cl-resources' filter it may
+ * be (`mu-filter.ts`), then parsed as the native filter it means.
  *
  * @example parseFilter(parseQuery('filter[concerns.notation]=0101').filter, mapping, tradeActivities, 20)
  */
@@ -70,6 +73,7 @@ export function parseFilter(
   mapping: Mapping,
   type: ResourceType,
   maxFilters = Number.POSITIVE_INFINITY,
+  syntax: FilterSyntax = 'json-api',
 ): Filter[] {
   const over = parameters.length > maxFilters ? parameters[maxFilters] : undefined;
   if (over !== undefined)
@@ -77,6 +81,8 @@ export function parseFilter(
       over.name,
       `The request has ${parameters.length} filter parameters; at most ${maxFilters} are allowed (the first past the limit: '${over.name}').`,
     );
+  if (syntax === 'mu-cl-resources')
+    return parameters.map((p) => parseOne(muFilterParameter(p, mapping, type, FILTER_OPERATORS), mapping, type));
   return parameters.map((parameter) => parseOne(parameter, mapping, type));
 }
 

@@ -14,13 +14,16 @@ export const MAX_OFFSET = 2 ** 31 - 1;
 
 /**
  * Which page of an ordered list to answer with:
- * - `offset`: `page[number]` (0-based, as mu-cl-resources) of `size` resources;
+ * - `offset`: offset pagination, in the form the request used: `page[number]` (0-based, as
+ *   mu-cl-resources) of `size` resources, or (`form: 'offset'`) `page[limit]` resources from
+ *   `page[offset]` on, as JSON:API's recommendation and Orbit have it; links keep the form;
  * - `cursor`: the cursor pagination profile, `size` resources after and/or before a cursor
  *   (still opaque here; `cursor.ts` decodes it against the sort), or, when the profile is asked
  *   for with `page[number]`, from `skip` resources on: a jump into the list that then goes on by cursor.
  */
 export type PageRequest =
   | { readonly kind: 'offset'; readonly number: number; readonly size: number }
+  | { readonly kind: 'offset'; readonly form: 'offset'; readonly offset: number; readonly size: number }
   | {
       readonly kind: 'cursor';
       readonly size: number;
@@ -29,13 +32,32 @@ export type PageRequest =
       readonly skip?: number;
     };
 
+/** An offset page, in either form. */
+export type OffsetPage = Extract<PageRequest, { kind: 'offset' }>;
+
+/**
+ * How many resources of the list an offset page skips.
+ *
+ * @example pageStart({ kind: 'offset', number: 2, size: 20 }) // 40
+ * @example pageStart({ kind: 'offset', form: 'offset', offset: 7, size: 20 }) // 7
+ */
+export function pageStart(page: OffsetPage): number {
+  return 'form' in page ? page.offset : page.number * page.size;
+}
+
+/** The two forms of offset pagination, by their parameters. */
+const NUMBER_FORM = ['number', 'size'];
+const OFFSET_FORM = ['offset', 'limit'];
+
 /**
  * Reads the `page` family. Without cursors it is offset pagination, page 0 of the default size,
  * unless the client asked for the cursor pagination profile (`cursorProfile`): then it is the
  * first cursor page. A range (`page[after]` and `page[before]`) defaults to the maximum size, as
- * the profile says.
+ * the profile says. `page[offset]`/`page[limit]` are offset pagination only: mixed with
+ * `page[number]`/`page[size]`, with a cursor, or with the profile, they are a 400.
  *
  * @example parsePage([{ name: 'page[number]', members: ['number'], value: '2' }], DEFAULT_PAGE_LIMITS) // { kind: 'offset', number: 2, size: 20 }
+ * @example parsePage([{ name: 'page[offset]', members: ['offset'], value: '5' }], DEFAULT_PAGE_LIMITS) // { kind: 'offset', form: 'offset', offset: 5, size: 20 }
  */
 export function parsePage(
   parameters: readonly FamilyParameter[],
@@ -43,27 +65,11 @@ export function parsePage(
   cursorProfile = false,
 ): PageRequest {
   const raw = new Map(parameters.map((p) => [p.members[0]!, p.value]));
+  const offsetForm = parameters.filter((p) => OFFSET_FORM.includes(p.members[0]!));
+  if (offsetForm.length > 0) return offsetFormPage(parameters, offsetForm, limits, cursorProfile);
   const sizeValue = raw.get('size');
   const range = raw.has('after') && raw.has('before');
-  const size =
-    sizeValue === undefined
-      ? range
-        ? limits.maxSize
-        : limits.defaultSize
-      : positiveInteger('page[size]', sizeValue, 1);
-  if (size > limits.maxSize) {
-    throw new JsonApiError(
-      400,
-      'Page size requested is too large',
-      `page[size] is ${size}, but ${limits.maxSize} is the maximum.`,
-      {
-        source: { parameter: 'page[size]' },
-        // The cursor pagination profile's max-size error. Its `links.type` is left out: the JSON:API
-        // response schema allows only `about` in an error's links.
-        meta: { page: { maxSize: limits.maxSize } },
-      },
-    );
-  }
+  const size = pageSize('page[size]', sizeValue, range ? limits.maxSize : limits.defaultSize, limits);
   const after = raw.get('after');
   const before = raw.get('before');
   if (after !== undefined || before !== undefined) {
@@ -75,7 +81,7 @@ export function parsePage(
     return { kind: 'cursor', size, ...(after !== undefined && { after }), ...(before !== undefined && { before }) };
   }
   const numberValue = raw.get('number');
-  const number = numberValue === undefined ? 0 : positiveInteger('page[number]', numberValue, 0);
+  const number = numberValue === undefined ? 0 : integer('page[number]', numberValue, 0, ' (pages count from 0)');
   if (number * size > MAX_OFFSET) {
     throw badParameter(
       'page[number]',
@@ -87,12 +93,72 @@ export function parsePage(
   return { kind: 'offset', number, size };
 }
 
-function positiveInteger(parameter: string, value: string, min: number): number {
-  const number = /^[0-9]{1,9}$/.test(value) ? Number(value) : Number.NaN;
+/** `page[offset]` and `page[limit]`, alone: nothing of another form of pagination beside them. */
+function offsetFormPage(
+  parameters: readonly FamilyParameter[],
+  offsetForm: readonly FamilyParameter[],
+  limits: PageLimits,
+  cursorProfile: boolean,
+): PageRequest {
+  const given = offsetForm.map((p) => p.name).join(' and ');
+  const numberForm = parameters.find((p) => NUMBER_FORM.includes(p.members[0]!));
+  if (numberForm) {
+    // Name whichever came second: the one that conflicts with what the request had already said.
+    const second = parameters.indexOf(numberForm) > parameters.indexOf(offsetForm[0]!) ? numberForm : offsetForm[0]!;
+    throw badParameter(
+      second.name,
+      `${numberForm.name} (page[number]/page[size] pagination) cannot be combined with ${given} (page[offset]/page[limit] pagination); use one pair.`,
+    );
+  }
+  if (parameters.length > offsetForm.length)
+    throw badParameter(
+      offsetForm[0]!.name,
+      `${given} (offset pagination) cannot be combined with page[after] or page[before] (cursor pagination, which takes page[size]).`,
+    );
+  if (cursorProfile)
+    throw badParameter(
+      offsetForm[0]!.name,
+      `With the cursor pagination profile, pages take page[size] and start at a cursor or a page[number]; ${given} are offset pagination.`,
+    );
+  const raw = new Map(offsetForm.map((p) => [p.members[0]!, p.value]));
+  const size = pageSize('page[limit]', raw.get('limit'), limits.defaultSize, limits);
+  const offsetValue = raw.get('offset');
+  const offset =
+    offsetValue === undefined ? 0 : integer('page[offset]', offsetValue, 0, ' (the number of resources to skip)');
+  if (offset > MAX_OFFSET)
+    throw badParameter(
+      'page[offset]',
+      `page[offset] ${offset} skips more than ${MAX_OFFSET} resources, the most that can be skipped (follow cursors beyond).`,
+    );
+  return { kind: 'offset', form: 'offset', offset, size };
+}
+
+/** `page[size]` or `page[limit]`: a positive integer up to the dataset's maximum. */
+function pageSize(parameter: string, value: string | undefined, fallback: number, limits: PageLimits): number {
+  const size = value === undefined ? fallback : integer(parameter, value, 1);
+  if (size > limits.maxSize) {
+    throw new JsonApiError(
+      400,
+      'Page size requested is too large',
+      `${parameter} is ${size}, but ${limits.maxSize} is the maximum.`,
+      {
+        source: { parameter },
+        // The cursor pagination profile's max-size error. Its `links.type` is left out: the JSON:API
+        // response schema allows only `about` in an error's links.
+        meta: { page: { maxSize: limits.maxSize } },
+      },
+    );
+  }
+  return size;
+}
+
+/** Ten digits at most: enough for any offset a store takes ({@link MAX_OFFSET}), and never a float. */
+function integer(parameter: string, value: string, min: 0 | 1, hint = ''): number {
+  const number = /^[0-9]{1,10}$/.test(value) ? Number(value) : Number.NaN;
   if (!(number >= min)) {
     throw badParameter(
       parameter,
-      `${parameter} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer${min === 0 ? ' (pages count from 0)' : ''}; got '${value}'.`,
+      `${parameter} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer${hint}; got '${value}'.`,
     );
   }
   return number;

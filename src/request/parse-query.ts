@@ -9,6 +9,12 @@ export interface FamilyParameter {
   readonly value: string;
 }
 
+/**
+ * The filter syntax a dataset accepts: this server's (`json-api`, the README's "Filtering"), or
+ * also mu-cl-resources' (`mu-cl-resources`, for front-ends written against it; `mu-filter.ts`).
+ */
+export type FilterSyntax = 'json-api' | 'mu-cl-resources';
+
 /** The query parameters of a request, split by JSON:API family and checked against its naming rules. */
 export interface QueryParameters {
   /** The raw `sort` value, when given. */
@@ -17,7 +23,7 @@ export interface QueryParameters {
   readonly include?: string;
   /** `fields[type]`: one entry per type. */
   readonly fields: readonly FamilyParameter[];
-  /** `page[number]`, `page[size]`, `page[after]`, `page[before]`. */
+  /** `page[number]`, `page[size]`, `page[offset]`, `page[limit]`, `page[after]`, `page[before]`. */
   readonly page: readonly FamilyParameter[];
   /** `filter` and every `filter[…]…` parameter; their grammar is parse-filter's. */
   readonly filter: readonly FamilyParameter[];
@@ -29,8 +35,13 @@ export interface QueryParameters {
  */
 const MEMBER = '[a-zA-Z0-9](?:[a-zA-Z0-9_-]*[a-zA-Z0-9])?';
 const FAMILY = new RegExp(`^(${MEMBER})((?:\\[(?:${MEMBER}(?:\\.${MEMBER})*)?\\])*)$`);
-const SUPPORTED = 'sort, include, fields[type], page[number|size|after|before], filter';
-const PAGE_MEMBERS = new Set(['number', 'size', 'after', 'before']);
+/**
+ * With mu-cl-resources' filter syntax (`filter[:exact:name]`, `filter[:id:]`), a bracketed filter
+ * member may also start with a `:modifier:`; `mu-filter.ts` reads what it means.
+ */
+const MU_FILTER = new RegExp(`^(filter)((?:\\[(?::[a-z-]+:)?(?:${MEMBER}(?:\\.${MEMBER})*)?\\])*)$`);
+const SUPPORTED = 'sort, include, fields[type], page[number|size|offset|limit|after|before], filter';
+const PAGE_MEMBERS = new Set(['number', 'size', 'offset', 'limit', 'after', 'before']);
 
 /**
  * Reads a raw query string into {@link QueryParameters}, one JSON:API family per field. Every
@@ -38,9 +49,11 @@ const PAGE_MEMBERS = new Set(['number', 'size', 'after', 'before']);
  * names, and silently ignoring the others would hide client mistakes. The values are checked by
  * the parser of each family (`parse-sort.ts`, `parse-include.ts`, …), which know the mapping.
  *
+ * `filterSyntax` `mu-cl-resources` also lets `filter` members start with a `:modifier:`.
+ *
  * @example parseQuery('sort=-financial-year&page[size]=5').page // [{ name: 'page[size]', members: ['size'], value: '5' }]
  */
-export function parseQuery(rawQuery: string): QueryParameters {
+export function parseQuery(rawQuery: string, filterSyntax: FilterSyntax = 'json-api'): QueryParameters {
   const result: {
     sort?: string;
     include?: string;
@@ -52,7 +65,7 @@ export function parseQuery(rawQuery: string): QueryParameters {
   for (const [name, value] of new URLSearchParams(rawQuery)) {
     if (seen.has(name)) throw badParameter(name, `'${name}' is given more than once; give it once.`);
     seen.add(name);
-    const family = FAMILY.exec(name);
+    const family = FAMILY.exec(name) ?? (filterSyntax === 'mu-cl-resources' ? MU_FILTER.exec(name) : null);
     if (!family) {
       throw badParameter(
         name,
@@ -75,7 +88,7 @@ export function parseQuery(rawQuery: string): QueryParameters {
     else if (base === 'page')
       throw badParameter(
         name,
-        `Unknown page parameter '${name}'; supported: page[number], page[size], page[after], page[before].`,
+        `Unknown page parameter '${name}'; supported: page[number], page[size], page[offset], page[limit], page[after], page[before].`,
       );
     else if (base === 'filter') result.filter.push(parameter);
     else if (/^[a-z]+$/.test(base) && members.length === 0)

@@ -1,4 +1,4 @@
-import type { PageRequest } from '../request/parse-page.js';
+import type { OffsetPage } from '../request/parse-page.js';
 
 /** Pagination links: `null` where a page does not exist; `last` is left out when the total is unknown. */
 export interface PageLinks {
@@ -17,24 +17,37 @@ export interface PageBase {
 }
 
 /**
- * The links of an offset page. Each carries the request's other query parameters, with its
- * `page[…]` ones replaced (`page[size]` is kept when the request gave it).
+ * The links of an offset page, in the form the request used. Each carries the request's other
+ * query parameters, with its `page[…]` ones replaced (`page[size]` or `page[limit]` is kept when
+ * the request gave it). By number: `last` is the page holding the list's last resource. By
+ * offset: the links step by the limit from the request's offset (which need not be a multiple of
+ * it), `prev` stops at 0, and `last` is the offset of the last full window (the list's last
+ * `limit` resources).
  *
  * @example offsetLinks({ path: '/concepts', query: 'sort=label' }, { kind: 'offset', number: 1, size: 20 }, { total: 45, hasNext: true })
  * // { first: '/concepts?sort=label&page%5Bnumber%5D=0', prev: '…=0', next: '…=2', last: '…=2' }
+ * @example offsetLinks({ path: '/c', query: 'page[offset]=5&page[limit]=10' }, { kind: 'offset', form: 'offset', offset: 5, size: 10 }, { total: 45, hasNext: true })
+ * // { first: '/c?page%5Boffset%5D=0&page%5Blimit%5D=10', prev: '…=0…', next: '…=15…', last: '…=35…' }
  */
-export function offsetLinks(
-  base: PageBase,
-  page: Extract<PageRequest, { kind: 'offset' }>,
-  result: { total?: number; hasNext: boolean },
-): PageLinks {
+export function offsetLinks(base: PageBase, page: OffsetPage, result: { total?: number; hasNext: boolean }): PageLinks {
+  const { size } = page;
+  if ('form' in page) {
+    const at = (offset: number) => requestLink(base, [['offset', String(offset)]]);
+    const links: PageLinks = {
+      first: at(0),
+      prev: page.offset > 0 ? at(Math.max(0, page.offset - size)) : null,
+      next: result.hasNext ? at(page.offset + size) : null,
+    };
+    if (result.total !== undefined) links.last = at(Math.max(0, result.total - size));
+    return links;
+  }
   const at = (number: number) => requestLink(base, [['number', String(number)]]);
   const links: PageLinks = {
     first: at(0),
     prev: page.number > 0 ? at(page.number - 1) : null,
     next: result.hasNext ? at(page.number + 1) : null,
   };
-  if (result.total !== undefined) links.last = at(Math.max(0, Math.ceil(result.total / page.size) - 1));
+  if (result.total !== undefined) links.last = at(Math.max(0, Math.ceil(result.total / size) - 1));
   return links;
 }
 
@@ -88,8 +101,8 @@ export function cursorLinks(base: PageBase, edges: CursorPageEdges): PageLinks {
 }
 
 /**
- * The request's URL, with its `page[…]` parameters replaced when `page` is given (`page[size]` is
- * kept unless replaced). Every parameter is percent-encoded anew, brackets included (`[` and `]`
+ * The request's URL, with its `page[…]` parameters replaced when `page` is given (`page[size]` and
+ * `page[limit]` are kept unless replaced). Every parameter is percent-encoded anew, brackets included (`[` and `]`
  * may not appear in a URI's query), so that links are valid URI references whatever the client sent.
  *
  * @example requestLink({ path: '/concepts', query: 'sort=label&page[number]=3' }, [['number', '4']]) // '/concepts?sort=label&page%5Bnumber%5D=4'
@@ -98,11 +111,11 @@ export function requestLink(base: PageBase, page?: readonly (readonly [member: s
   let params = [...new URLSearchParams(base.query)];
   if (page) {
     const replaced = new Set(page.map(([member]) => `page[${member}]`));
-    const size = params.find(([name]) => name === 'page[size]' && !replaced.has(name));
+    const sizes = params.filter(([name]) => (name === 'page[size]' || name === 'page[limit]') && !replaced.has(name));
     params = [
       ...params.filter(([name]) => !name.startsWith('page[')),
       ...page.map(([member, value]) => [`page[${member}]`, value] as [string, string]),
-      ...(size ? [size] : []),
+      ...sizes,
     ];
   }
   const query = params.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&');

@@ -4,8 +4,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import { loadMapping } from '../../src/mapping/load-mapping.js';
 import { listeningPort } from '../support/cli-io.js';
 
 /** An invalid mapping with two faults (test/fixtures/mappings/two-faults.yaml). */
@@ -77,6 +81,47 @@ describe('cli: the executable', () => {
     );
     const [code, signal] = await Promise.race([exited, timeout]);
     expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(stderr).toBe('');
+  }, 30_000);
+
+  it('serve --data without --mapping: serves a scaffolded mapping, written beside the data', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cli-scaffold-'));
+    const data = join(dir, 'mine.ttl');
+    await copyFile('data/sample.ttl', data);
+    const child = spawn(process.execPath, [...BIN, 'serve', '--data', data, '--port', '0'], {
+      cwd: ROOT,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const lines: string[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    try {
+      const port = await listeningPort(
+        () => lines,
+        exited.then(([code]) => code ?? -1),
+        () => stderr,
+      );
+      // The log names the file; it is the mapping being served.
+      const written = join(dir, 'mine.mapping.yaml');
+      expect(lines.map((l) => JSON.parse(l).msg as string).join('\n')).toContain(
+        `no --mapping: serving a mapping scaffolded from the data, written to ${written}`,
+      );
+      const mapping = await loadMapping(written);
+      for (const type of mapping.types.keys()) {
+        const response = await fetch(`http://127.0.0.1:${port}/${type}`, {
+          headers: { Accept: 'application/vnd.api+json' },
+        });
+        expect(response.status, type).toBe(200);
+        expect(((await response.json()) as { data: unknown[] }).data.length, type).toBeGreaterThan(0);
+      }
+    } finally {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    }
     expect(stderr).toBe('');
   }, 30_000);
 });

@@ -174,3 +174,94 @@ describeEachStore('offset pagination (page[number], page[size])', (h) => {
     expect(response.body.errors[0].source).toEqual({ parameter: 'page[size]' });
   });
 });
+
+describeEachStore('offset pagination (page[offset], page[limit])', (h) => {
+  const limitOf = (url: string) => new URL(url, 'http://x').searchParams.get('page[limit]');
+  const offsetOf = (url: string) => Number(new URL(url, 'http://x').searchParams.get('page[offset]'));
+
+  it.each(LISTS)(
+    'next links walk $what as the page[number] walk does, in the offset form; prev links walk back',
+    async ({ what, path, query, expected }) => {
+      const order = nonEmpty(expected(), what);
+      const limit = 2;
+      const and = query ? `${query}&` : '';
+      const forward = await walk(h().api, `${path}?${and}page[offset]=0&page[limit]=${limit}`, 'next', limit);
+      const byNumber = await walk(h().api, `${path}?${and}page[size]=${limit}`, 'next', limit);
+      expect(forward.map((p) => p.ids)).toEqual(byNumber.map((p) => p.ids));
+      expect(forward.flatMap((p) => p.ids)).toEqual(order);
+      for (const [n, page] of forward.entries()) {
+        const { links, meta } = page.body;
+        expect(meta).toEqual({ count: order.length });
+        expect(links.first).toBe(`${path}?${and}page%5Boffset%5D=0&page%5Blimit%5D=${limit}`);
+        for (const link of [links.first, links.prev, links.next, links.last].filter((l) => l !== null)) {
+          expect(link).not.toMatch(/page%5B(number|size)%5D/);
+          expect(limitOf(link)).toBe(String(limit));
+        }
+        expect(links.prev === null).toBe(n === 0);
+        if (links.next !== null) expect(offsetOf(links.next)).toBe((n + 1) * limit);
+        expect(offsetOf(links.last)).toBe(Math.max(0, order.length - limit));
+      }
+      // The same windows cost the same queries.
+      expect(forward.map((p) => p.queries)).toEqual(byNumber.map((p) => p.queries));
+      const backward = await walk(h().api, forward.at(-1)!.body.links.self, 'prev', limit);
+      expect(backward.reverse().flatMap((p) => p.ids)).toEqual(order);
+      const last = await h().api.get(forward[0]!.body.links.last);
+      expect(last.body.data.map((r: { id: string }) => r.id)).toEqual(order.slice(-limit));
+    },
+  );
+
+  it('an offset that is no multiple of the limit: links step by the limit from it, prev stops at 0', async () => {
+    const order = oracle.order('concepts', oracle.members('concepts'), 'id');
+    const forward = await walk(h().api, '/concepts?sort=id&page[offset]=3&page[limit]=4', 'next', 4);
+    expect(forward.flatMap((p) => p.ids)).toEqual(order.slice(3));
+    const backward = await walk(h().api, forward[0]!.body.links.self, 'prev', 4);
+    expect(backward.map((p) => p.body.links.self)).toEqual([
+      '/concepts?sort=id&page%5Boffset%5D=3&page%5Blimit%5D=4',
+      '/concepts?sort=id&page%5Boffset%5D=0&page%5Blimit%5D=4',
+    ]);
+    expect(backward[1]!.ids).toEqual(order.slice(0, 4)); // the window from 0 overlaps the one from 3
+  });
+
+  it('without a limit the default size applies and the links carry none; uncounted: no last', async () => {
+    const order = oracle.order('concepts', oracle.members('concepts'), 'id');
+    const page = await h().api.get('/concepts?page[offset]=1');
+    expect(page.body.data.map((r: { id: string }) => r.id)).toEqual(order.slice(1, 21));
+    expect(page.body.links.first).toBe('/concepts?page%5Boffset%5D=0');
+    const uncounted = await walk(h().api, '/api/uncounted/concepts?page[offset]=0', 'next', 4);
+    expect(uncounted.flatMap((p) => p.ids)).toEqual(order);
+    for (const p of uncounted) {
+      expect(p.body.links).not.toHaveProperty('last');
+      expect(p.body.meta).toBeUndefined();
+    }
+  });
+
+  it('an offset past the end is empty, with links back', async () => {
+    const response = await h().api.get('/trade-activities?page[offset]=400&page[limit]=5');
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual([]);
+    expect(response.body.meta).toEqual({ count: activities.length });
+    expect(response.body.links.next).toBeNull();
+    expect(response.body.links.prev).toBe('/trade-activities?page%5Boffset%5D=395&page%5Blimit%5D=5');
+  });
+
+  it.each([
+    ['page[limit]=0', 'page[limit]', /positive integer/],
+    ['page[limit]=101', 'page[limit]', /100 is the maximum/],
+    ['page[offset]=-1', 'page[offset]', /non-negative integer/],
+    ['page[offset]=x', 'page[offset]', /non-negative integer/],
+    ['page[offset]=2&page[size]=2', 'page[size]', /use one pair/],
+    ['page[number]=1&page[limit]=2', 'page[limit]', /use one pair/],
+    ['page[offset]=2&page[after]=abc', 'page[offset]', /cursor pagination/],
+  ])('%s is a 400 naming %s', async (query, parameter, detail) => {
+    const response = await h().api.get(`/trade-activities?${query}`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0]).toMatchObject({ status: '400', source: { parameter } });
+    expect(response.body.errors[0].detail).toMatch(detail);
+  });
+
+  it('page[offset] on a single resource is a 400, as every page parameter', async () => {
+    const response = await h().api.get(`/trade-activities/${busy.id}?page[offset]=2`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].source).toEqual({ parameter: 'page[offset]' });
+  });
+});

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Express } from 'express';
 import { expect } from 'vitest';
@@ -35,12 +35,19 @@ export const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
  * with the cursor pagination profile), and a body that validates against the schema; a HEAD has
  * no body, and a 204 or 304 neither body nor Content-Type. `/metrics` is not part of the
  * JSON:API: {@link ApiClient.metrics} reads it and checks it as Prometheus text instead.
+ *
+ * Every body is also held to the app's own OpenAPI description ({@link OpenApiCheck}): the schema
+ * of the operation the path and method name, for the status and Content-Type it came with.
  */
 export class ApiClient {
+  private readonly openapi: OpenApiCheck;
+
   private constructor(
     readonly baseUrl: string,
     private readonly server: Server,
-  ) {}
+  ) {
+    this.openapi = new OpenApiCheck(baseUrl);
+  }
 
   static async listen(app: Express): Promise<ApiClient> {
     const server = app.listen(0, '127.0.0.1');
@@ -78,6 +85,7 @@ export class ApiClient {
         `${method} ${path}: response does not validate against the JSON:API schema: ${ajv.errorsText(validateDocument.errors)}\n${text.slice(0, 500)}`,
       );
     }
+    await this.openapi.check(method, path, response.status, contentType, body, text);
     return { status: response.status, headers: response.headers, body };
   }
 
@@ -98,4 +106,124 @@ export class ApiClient {
 export function queryCount(response: ApiResponse): number {
   const match = /desc="(\d+) quer/.exec(response.headers.get('server-timing') ?? '');
   return match ? Number(match[1]) : 0;
+}
+
+/** A compiled OpenAPI description: the document, and a validator per component schema, made on first use. */
+interface Description {
+  readonly document: any;
+  readonly validator: (schema: string) => ValidateFunction;
+}
+
+/** Descriptions compiled so far, by their text: apps with the same mapping and options share one. */
+const compiled = new Map<string, Description>();
+
+function compile(text: string): Description {
+  let description = compiled.get(text);
+  if (description) return description;
+  const document = JSON.parse(text);
+  const openapiAjv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+  (addFormatsModule as unknown as (a: Ajv2020) => void)(openapiAjv);
+  // The whole document is one schema resource: every `#/components/schemas/…` $ref resolves inside it.
+  openapiAjv.addSchema(document, 'openapi.json');
+  const validators = new Map<string, ValidateFunction>();
+  description = {
+    document,
+    validator: (schema) => {
+      let validate = validators.get(schema);
+      if (!validate) {
+        validate = openapiAjv.compile({ $ref: `openapi.json${schema}` });
+        validators.set(schema, validate);
+      }
+      return validate;
+    },
+  };
+  compiled.set(text, description);
+  return description;
+}
+
+/** `#/components/responses/x` → the object it points at. */
+function resolve(document: any, object: any): any {
+  if (!object?.$ref) return object;
+  return (object.$ref as string)
+    .slice(2)
+    .split('/')
+    .reduce((node, key) => node?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], document);
+}
+
+/**
+ * Holds responses to the OpenAPI description of the app they came from: the dataset's
+ * (`/api/<dataset>/openapi.json`, or `/openapi.json` for unprefixed paths), fetched once per client.
+ * A path and method that name an operation validate against its response for the status (or
+ * `default`) and Content-Type; an error with no operation (an unknown type or dataset, a 405)
+ * against the error document schema; anything else that has no operation fails, but `/health`,
+ * which is no dataset's.
+ */
+export class OpenApiCheck {
+  private readonly descriptions = new Map<string, Promise<Description | undefined>>();
+
+  constructor(private readonly baseUrl: string) {}
+
+  private description(prefix: string): Promise<Description | undefined> {
+    let description = this.descriptions.get(prefix);
+    if (!description) {
+      description = fetch(`${this.baseUrl}${prefix}/openapi.json`).then(async (response) =>
+        response.status === 200 ? compile(await response.text()) : undefined,
+      );
+      this.descriptions.set(prefix, description);
+    }
+    return description;
+  }
+
+  async check(method: string, path: string, status: number, contentType: string | null, body: unknown, text: string) {
+    const pathname = new URL(path, this.baseUrl).pathname;
+    if (pathname === '/health') return;
+    const prefixed = /^\/api\/([^/]+)(\/.*)?$/.exec(pathname);
+    const prefix = prefixed ? `/api/${prefixed[1]}` : '';
+    const rest = prefixed ? (prefixed[2] ?? '/') : pathname;
+    const description = (await this.description(prefix)) ?? (await this.description(''));
+    if (!description) return expect.fail(`${method} ${path}: the app serves no /openapi.json`);
+    const { document } = description;
+    const operation = method === 'GET' ? findOperation(document, rest) : undefined;
+    let schema: string;
+    if (operation === undefined) {
+      if (status < 400)
+        return expect.fail(`${method} ${path}: ${status}, but no operation of the OpenAPI description has this path`);
+      schema = '#/components/schemas/jsonapi.error-document';
+    } else {
+      const response = resolve(document, operation.responses[String(status)] ?? operation.responses.default);
+      if (!response) return expect.fail(`${method} ${path}: status ${status} is not in the operation's responses`);
+      // A content key is a media type range: the cursor profile's parameter matches the bare type.
+      const media =
+        response.content?.[contentType ?? ''] ?? response.content?.[(contentType ?? '').replace(/;.*$/, '')];
+      if (!media)
+        return expect.fail(
+          `${method} ${path}: ${status} with Content-Type ${contentType}, which the operation does not list (${Object.keys(response.content ?? {}).join(', ')})`,
+        );
+      schema = media.schema.$ref;
+    }
+    const validate = description.validator(schema);
+    if (!validate(body)) {
+      expect.fail(
+        `${method} ${path}: ${status} does not validate against the OpenAPI schema ${schema}: ${ajv.errorsText(validate.errors, { separator: '\n  ' })}\n${text.slice(0, 800)}`,
+      );
+    }
+  }
+}
+
+/** The `get` operation whose path template matches `path` (type-rooted, percent-decoded by segment). */
+function findOperation(document: any, path: string): any {
+  const segments = path.split('/').slice(1);
+  if (segments.length > 1 && segments.at(-1) === '') segments.pop();
+  let decoded: string[];
+  try {
+    decoded = segments.map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+  for (const [template, item] of Object.entries<any>(document.paths)) {
+    const parts = template.split('/').slice(1);
+    if (parts.length !== decoded.length) continue;
+    if (parts.every((part, i) => (part.startsWith('{') ? decoded[i] !== '' : part === decoded[i]))) return item.get;
+  }
+  return undefined;
 }

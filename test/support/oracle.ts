@@ -28,6 +28,14 @@ export function codePointCompare(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
+/**
+ * What a resource's id sorts by: the id, but the IRI for `local` ids (the README: they sort as
+ * their IRIs, as `m/s` before `m0`, though `%2F` would sort the id otherwise).
+ */
+function idKey(type: ResourceType, resource: Resource): string {
+  return type.id.kind === 'local' ? resource.iri : resource.id;
+}
+
 /** Typed order of two values: numbers numerically, everything else by code point. */
 function compareValues(a: Term, b: Term): number {
   const numeric = (t: Term) => t.termType === 'Literal' && NUMERIC.test(t.datatype.value);
@@ -63,7 +71,7 @@ export class Oracle {
       const id = this.idOf(type, subject);
       if (id !== undefined) found.push({ iri: subject.value, id });
     }
-    return found.sort((a, b) => codePointCompare(a.id, b.id));
+    return found.sort((a, b) => codePointCompare(idKey(type, a), idKey(type, b)));
   }
 
   member(typeName: string, id: string): Resource | undefined {
@@ -79,7 +87,10 @@ export class Oracle {
       ? this.quads.getSubjects(predicate, node, null)
       : this.quads.getObjects(node, predicate, null);
     const targets = new Map(this.members(rel.target).map((m) => [m.iri, m]));
-    return linked.flatMap((term) => targets.get(term.value) ?? []).sort((a, b) => codePointCompare(a.id, b.id));
+    const target = this.type(rel.target);
+    return linked
+      .flatMap((term) => targets.get(term.value) ?? [])
+      .sort((a, b) => codePointCompare(idKey(target, a), idKey(target, b)));
   }
 
   /** Every object of `predicate` from `iri`, whatever its language or datatype. */
@@ -114,7 +125,7 @@ export class Oracle {
   ): Record<string, unknown> {
     const type = this.type(typeName);
     const shown = (name: string) => fields === undefined || fields.split(',').includes(name);
-    const self = `/${typeName}/${member.id}`;
+    const self = `/${typeName}/${encodeURIComponent(member.id)}`;
     const attributes = Object.fromEntries(
       Object.entries(this.attributes(typeName, member.iri)).filter(([name]) => shown(name)),
     );
@@ -199,13 +210,13 @@ export class Oracle {
         const c = compareValues(x, y);
         if (c !== 0) return field.descending ? -c : c;
       }
-      return codePointCompare(a.r.id, b.r.id);
+      return codePointCompare(idKey(this.type(typeName), a.r), idKey(this.type(typeName), b.r));
     });
     return keyed.map((k) => k.r.id);
   }
 
   private sortKey(typeName: string, resource: Resource, path: string[], descending: boolean): Term | undefined {
-    if (path.length === 1 && path[0] === 'id') return DataFactory.literal(resource.id);
+    if (path.length === 1 && path[0] === 'id') return DataFactory.literal(idKey(this.type(typeName), resource));
     let type = this.type(typeName);
     let iris = [resource.iri];
     let multi = false;
@@ -253,8 +264,17 @@ export class Oracle {
         ? middle
         : undefined;
     }
-    return subject.value.startsWith(id.base) && subject.value.length > id.base.length
-      ? Buffer.from(subject.value.slice(id.base.length)).toString('hex')
-      : undefined;
+    if (!subject.value.startsWith(id.base) || subject.value.length === id.base.length) return undefined;
+    const local = subject.value.slice(id.base.length);
+    if (id.kind === 'local')
+      // Letters, digits, marks and - . _ ~ ! $ ' ( ) * : @ as they are; all else as %XX of its UTF-8.
+      return [...local]
+        .map((c) =>
+          /[\p{L}\p{N}\p{M}\-._~!$'()*:@]/u.test(c)
+            ? c
+            : [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+        )
+        .join('');
+    return Buffer.from(local).toString('hex');
   }
 }

@@ -158,12 +158,13 @@ describe('loadMapping: files', () => {
             relationships: { author: { predicate: 'schema:author', target: 'people', cardinality: 'one' } },
           },
           people: { class: 'http://schema.org/Person', id: { template: 'urn:person:{id}' } },
+          places: { class: 'http://schema.org/Place', id: { local: { base: 'http://x/place/' } } },
         },
       }),
     );
     const mapping = await loadMapping(file);
     expect(mapping.source).toBe(file);
-    expect([...mapping.types.keys()]).toEqual(['books', 'people']);
+    expect([...mapping.types.keys()]).toEqual(['books', 'people', 'places']);
     const books = mapping.types.get('books')!;
     expect(books.id).toEqual({ kind: 'hex', base: '' });
     expect(books.classIri).toBe('http://schema.org/Book');
@@ -174,6 +175,7 @@ describe('loadMapping: files', () => {
       many: false,
     });
     expect(mapping.types.get('people')!.id).toEqual({ kind: 'template', prefix: 'urn:person:', suffix: '' });
+    expect(mapping.types.get('places')!.id).toEqual({ kind: 'local', base: 'http://x/place/' });
   });
 
   it('reports a YAML syntax error with the file name', async () => {
@@ -373,7 +375,27 @@ describe('compileMapping', () => {
       name: 'id with two strategies',
       change: (m) => (m.types.concepts.id = { template: 'http://x/{id}', hex: true }),
       path: 'types.concepts.id',
-      expected: [/expected \{ predicate: P \}, \{ template: .* \}, \{ hex: true \} or \{ hex: \{ base: IRI \} \}/],
+      expected: [
+        /expected \{ predicate: P \}, \{ template: .* \}, \{ hex: true \}, \{ hex: \{ base: IRI \} \} or \{ local: \{ base: IRI \} \}/,
+      ],
+    },
+    {
+      name: 'local base not an IRI',
+      change: (m) => (m.types.concepts.id = { local: { base: 'concepts/' } }),
+      path: 'types.concepts.id.local.base',
+      expected: [/expected an absolute IRI, got 'concepts\/'/],
+    },
+    {
+      name: 'local without a base',
+      change: (m) => (m.types.concepts.id = { local: true }),
+      path: 'types.concepts.id',
+      expected: [/\{ local: \{ base: IRI \} \}/],
+    },
+    {
+      name: 'local with an empty base',
+      change: (m) => (m.types.concepts.id = { local: { base: '' } }),
+      path: 'types.concepts.id.local.base',
+      expected: [/expected an absolute IRI/],
     },
     {
       name: 'no id strategy anywhere',

@@ -43,6 +43,7 @@ describe('parsePage: refused', () => {
     { query: 'page[size]=1e2', parameter: 'page[size]', detail: /positive integer/ },
     { query: 'page[size]=101', parameter: 'page[size]', detail: /101, but 100 is the maximum/ },
     { query: 'page[size]=99999999999999999999', parameter: 'page[size]', detail: /positive integer/ },
+    { query: 'page[size]=9999999999', parameter: 'page[size]', detail: /9999999999, but 100 is the maximum/ },
     { query: 'page[number]=-1', parameter: 'page[number]', detail: /non-negative integer \(pages count from 0\)/ },
     // Stores keep OFFSET in 32 bits: a page past it is refused, not sent.
     {
@@ -113,5 +114,96 @@ describe('parsePage: cursor pages', () => {
     const error = thrown(() => parsePage(pageParams(query), LIMITS, profile));
     expect(error.errors[0]).toMatchObject({ status: '400', source: { parameter } });
     expect(error.errors[0]!.detail).toMatch(detail);
+  });
+});
+
+describe('parsePage: page[offset] and page[limit]', () => {
+  it.each([
+    { query: 'page[offset]=0', expected: { kind: 'offset', form: 'offset', offset: 0, size: 20 } },
+    { query: 'page[offset]=7', expected: { kind: 'offset', form: 'offset', offset: 7, size: 20 } },
+    { query: 'page[limit]=5', expected: { kind: 'offset', form: 'offset', offset: 0, size: 5 } },
+    // The offset need not be a multiple of the limit.
+    { query: 'page[offset]=7&page[limit]=5', expected: { kind: 'offset', form: 'offset', offset: 7, size: 5 } },
+    { query: 'page[limit]=5&page[offset]=7', expected: { kind: 'offset', form: 'offset', offset: 7, size: 5 } },
+    { query: 'page[limit]=100', expected: { kind: 'offset', form: 'offset', offset: 0, size: 100 } },
+    { query: 'page[offset]=007', expected: { kind: 'offset', form: 'offset', offset: 7, size: 20 } },
+    // As far as stores skip: 2³¹ − 1, whatever the limit.
+    {
+      query: 'page[offset]=2147483647&page[limit]=100',
+      expected: { kind: 'offset', form: 'offset', offset: 2147483647, size: 100 },
+    },
+  ])('$query', ({ query, expected }) => {
+    expect(page(query)).toEqual(expected);
+  });
+
+  it('the default limit comes from the dataset', () => {
+    expect(page('page[offset]=3', { defaultSize: 4, maxSize: 10 })).toEqual({
+      kind: 'offset',
+      form: 'offset',
+      offset: 3,
+      size: 4,
+    });
+  });
+
+  it.each([
+    { query: 'page[limit]=0', parameter: 'page[limit]', detail: /page\[limit\] must be a positive integer; got '0'/ },
+    { query: 'page[limit]=', parameter: 'page[limit]', detail: /positive integer; got ''/ },
+    { query: 'page[limit]=2.5', parameter: 'page[limit]', detail: /positive integer/ },
+    { query: 'page[limit]=101', parameter: 'page[limit]', detail: /page\[limit\] is 101, but 100 is the maximum/ },
+    { query: 'page[offset]=-1', parameter: 'page[offset]', detail: /non-negative integer \(the number of resources/ },
+    { query: 'page[offset]=1e3', parameter: 'page[offset]', detail: /non-negative integer/ },
+    {
+      query: 'page[offset]=',
+      parameter: 'page[offset]',
+      detail: /non-negative integer \(the number of resources to skip\); got ''/,
+    },
+    { query: 'page[offset]=2147483648', parameter: 'page[offset]', detail: /more than 2147483647 resources/ },
+    { query: 'page[offset]=99999999999', parameter: 'page[offset]', detail: /non-negative integer/ },
+    // Two forms mixed: the parameter given second is named.
+    {
+      query: 'page[offset]=5&page[size]=5',
+      parameter: 'page[size]',
+      detail: /page\[size\] .* cannot be combined with page\[offset\]/,
+    },
+    { query: 'page[size]=5&page[offset]=5', parameter: 'page[offset]', detail: /use one pair/ },
+    { query: 'page[limit]=5&page[number]=1', parameter: 'page[number]', detail: /page\[number\] .*page\[limit\]/ },
+    {
+      query: 'page[offset]=0&page[limit]=5&page[number]=1',
+      parameter: 'page[number]',
+      detail: /with page\[offset\] and page\[limit\]/,
+    },
+    // Offset pagination and cursors: like page[number].
+    {
+      query: 'page[offset]=5&page[after]=x',
+      parameter: 'page[offset]',
+      detail: /cannot be combined with page\[after\]/,
+    },
+    {
+      query: 'page[before]=x&page[limit]=5',
+      parameter: 'page[limit]',
+      detail: /cursor pagination, which takes page\[size\]/,
+    },
+  ])('$query → 400 naming $parameter', ({ query, parameter, detail }) => {
+    const error = thrown(() => page(query));
+    expect(error.status).toBe(400);
+    expect(error.errors[0]).toMatchObject({ status: '400', source: { parameter } });
+    expect(error.errors[0]!.detail).toMatch(detail);
+  });
+
+  it("a limit over the maximum is the profile's max-size error, naming page[limit]", () => {
+    const error = thrown(() => page('page[limit]=11', { defaultSize: 4, maxSize: 10 }));
+    expect(error.errors[0]).toMatchObject({
+      title: 'Page size requested is too large',
+      source: { parameter: 'page[limit]' },
+      meta: { page: { maxSize: 10 } },
+    });
+  });
+
+  it('with the cursor pagination profile, page[offset] and page[limit] are refused', () => {
+    for (const member of ['offset', 'limit']) {
+      const error = thrown(() => parsePage(pageParams({ [member]: '5' }), LIMITS, true));
+      expect(error.errors[0]).toMatchObject({ status: '400', source: { parameter: `page[${member}]` } });
+      expect(error.errors[0]!.detail).toMatch(/cursor pagination profile/);
+    }
   });
 });

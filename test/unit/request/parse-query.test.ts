@@ -50,6 +50,16 @@ describe('parseQuery: accepted query strings', () => {
       input: 'page[after]=abc',
       expected: { ...none, page: [{ name: 'page[after]', members: ['after'], value: 'abc' }] },
     },
+    {
+      input: 'page[offset]=10&page[limit]=5',
+      expected: {
+        ...none,
+        page: [
+          { name: 'page[offset]', members: ['offset'], value: '10' },
+          { name: 'page[limit]', members: ['limit'], value: '5' },
+        ],
+      },
+    },
     { input: 'filter=x', expected: { ...none, filter: [{ name: 'filter', members: [], value: 'x' }] } },
     { input: 'filter[]=x', expected: { ...none, filter: [{ name: 'filter[]', members: [''], value: 'x' }] } },
     {
@@ -88,7 +98,7 @@ describe('parseQuery: rejected query strings', () => {
     { input: 'fields[a.b]=label', parameter: 'fields[a.b]', detail: [/fields\[type\]/] },
     { input: 'fields[a][b]=label', parameter: 'fields[a][b]', detail: [/fields\[type\]/] },
     { input: 'page=1', parameter: 'page', detail: [/Unknown page parameter/, /page\[number\]/] },
-    { input: 'page[offset]=1', parameter: 'page[offset]', detail: [/Unknown page parameter 'page\[offset\]'/] },
+    { input: 'page[cursor]=1', parameter: 'page[cursor]', detail: [/Unknown page parameter 'page\[cursor\]'/] },
     { input: 'page[size][x]=1', parameter: 'page[size][x]', detail: [/Unknown page parameter/] },
     { input: 'include[x]=a', parameter: 'include[x]', detail: [/Unknown query parameter 'include\[x\]'/] },
     // All-lowercase names are reserved by JSON:API.

@@ -23,6 +23,12 @@ describe('requestLink', () => {
       expected: '/c?page%5Bbefore%5D=y%20z&page%5Bsize%5D=2',
     },
     { query: 'page[size]=2', page: [['size', '3']] as const, expected: '/c?page%5Bsize%5D=3' },
+    // page[limit] is kept like page[size]
+    {
+      query: 'page[offset]=3&page[limit]=2&sort=id',
+      page: [['offset', '5']] as const,
+      expected: '/c?sort=id&page%5Boffset%5D=5&page%5Blimit%5D=2',
+    },
   ])('$query with $page → $expected', ({ query, page, expected }) => {
     expect(requestLink({ path: '/c', query }, page)).toBe(expected);
   });
@@ -54,6 +60,94 @@ describe('offsetLinks', () => {
     expect(
       offsetLinks(base, { kind: 'offset', number, size }, { ...(total !== undefined && { total }), hasNext }),
     ).toEqual(expected);
+  });
+});
+
+describe('offsetLinks: page[offset] and page[limit]', () => {
+  const at = (offset: number, limit?: number) =>
+    `/c?sort=id&page%5Boffset%5D=${offset}${limit === undefined ? '' : `&page%5Blimit%5D=${limit}`}`;
+  it.each([
+    // aligned offsets
+    {
+      query: 'page[limit]=10',
+      offset: 0,
+      total: 0,
+      hasNext: false,
+      expected: { first: at(0, 10), prev: null, next: null, last: at(0, 10) },
+    },
+    {
+      query: 'page[limit]=10',
+      offset: 0,
+      total: 25,
+      hasNext: true,
+      expected: { first: at(0, 10), prev: null, next: at(10, 10), last: at(15, 10) },
+    },
+    {
+      query: 'page[limit]=10',
+      offset: 10,
+      total: 25,
+      hasNext: true,
+      expected: { first: at(0, 10), prev: at(0, 10), next: at(20, 10), last: at(15, 10) },
+    },
+    {
+      query: 'page[limit]=10',
+      offset: 20,
+      total: 25,
+      hasNext: false,
+      expected: { first: at(0, 10), prev: at(10, 10), next: null, last: at(15, 10) },
+    },
+    // an offset that is no multiple of the limit: steps by the limit from it, prev stops at 0
+    {
+      query: 'page[limit]=10',
+      offset: 7,
+      total: 25,
+      hasNext: true,
+      expected: { first: at(0, 10), prev: at(0, 10), next: at(17, 10), last: at(15, 10) },
+    },
+    {
+      query: 'page[limit]=10',
+      offset: 13,
+      total: 25,
+      hasNext: true,
+      expected: { first: at(0, 10), prev: at(3, 10), next: at(23, 10), last: at(15, 10) },
+    },
+    // the list fits in one window: last is 0
+    {
+      query: 'page[limit]=10',
+      offset: 0,
+      total: 10,
+      hasNext: false,
+      expected: { first: at(0, 10), prev: null, next: null, last: at(0, 10) },
+    },
+    // beyond the end: no next, prev one limit back
+    {
+      query: 'page[limit]=10',
+      offset: 90,
+      total: 25,
+      hasNext: false,
+      expected: { first: at(0, 10), prev: at(80, 10), next: null, last: at(15, 10) },
+    },
+    // no limit given: the links give none either (the default size applies)
+    {
+      query: '',
+      offset: 20,
+      total: 45,
+      hasNext: true,
+      expected: { first: at(0), prev: at(0), next: at(40), last: at(25) },
+    },
+    // no count: no last
+    {
+      query: 'page[limit]=10',
+      offset: 5,
+      total: undefined,
+      hasNext: true,
+      expected: { first: at(0, 10), prev: at(0, 10), next: at(15, 10) },
+    },
+  ])('offset $offset, $query, total $total', ({ query, offset, total, hasNext, expected }) => {
+    const size = /limit\]=(\d+)/.exec(query)?.[1];
+    const page = { kind: 'offset', form: 'offset', offset, size: size === undefined ? 20 : Number(size) } as const;
+    const base = { path: '/c', query: `sort=id&page[offset]=${offset}${query === '' ? '' : `&${query}`}` };
+    expect(offsetLinks(base, page, { ...(total !== undefined && { total }), hasNext })).toEqual(expected);
   });
 });
 

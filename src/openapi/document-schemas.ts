@@ -1,0 +1,152 @@
+import type { Mapping, ResourceType } from '../mapping/model.js';
+import { reachableTypes } from './field-paths.js';
+import { type Json, names, orNull, ref } from './json-schema.js';
+
+const LINK = { type: 'string', format: 'uri-reference' } as const;
+const NULLABLE_LINK = { type: ['string', 'null'], format: 'uri-reference' } as const;
+
+/** Shared component names (with a dot, like every non-resource component). */
+export const SHARED = {
+  jsonapi: 'jsonapi.object',
+  error: 'jsonapi.error',
+  errors: 'jsonapi.error-document',
+  pageLinks: 'jsonapi.page-links',
+  pageMeta: 'jsonapi.page-meta',
+} as const;
+
+/** The schemas every type's documents share: the `jsonapi` object, error documents, page links and meta. */
+export function sharedSchemas(): Record<string, Json> {
+  return {
+    [SHARED.jsonapi]: {
+      type: 'object',
+      required: ['version'],
+      additionalProperties: false,
+      properties: { version: { type: 'string', const: '1.1' } },
+    },
+    [SHARED.error]: {
+      type: 'object',
+      required: ['status', 'title'],
+      additionalProperties: false,
+      properties: {
+        status: { type: 'string', pattern: '^[45][0-9]{2}$', description: 'The HTTP status, as a string.' },
+        title: { type: 'string' },
+        detail: { type: 'string', description: 'What was wrong, and what was expected.' },
+        source: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            parameter: { type: 'string', description: 'The query parameter that caused the error, as sent.' },
+            header: { type: 'string', description: 'The request header that caused the error.' },
+            pointer: { type: 'string' },
+          },
+        },
+        meta: {
+          type: 'object',
+          description: 'For a page[size] past the maximum: page.maxSize (the cursor pagination profile).',
+        },
+      },
+    },
+    [SHARED.errors]: {
+      type: 'object',
+      title: 'Error document',
+      required: ['jsonapi', 'errors'],
+      additionalProperties: false,
+      properties: {
+        jsonapi: ref(SHARED.jsonapi),
+        errors: { type: 'array', minItems: 1, items: ref(SHARED.error) },
+      },
+    },
+    [SHARED.pageLinks]: {
+      type: 'object',
+      description:
+        'A page’s links: each keeps the request’s other query parameters. prev is null on the first page and next on the last; last is left out when the dataset does not count, and on cursor pages (where prev and next carry cursors and first none).',
+      required: ['self', 'first', 'prev', 'next'],
+      properties: { self: LINK, first: LINK, prev: NULLABLE_LINK, next: NULLABLE_LINK, last: LINK },
+    },
+    [SHARED.pageMeta]: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        count: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Offset pages: the number of resources in the whole (filtered) list.',
+        },
+        page: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            total: {
+              type: 'integer',
+              minimum: 0,
+              description: 'Cursor pages: the number of resources in the whole list.',
+            },
+            rangeTruncated: {
+              type: 'boolean',
+              const: true,
+              description: 'A range (page[after] and page[before]) held more than page[size] resources.',
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * The documents that answer for a type: single resource, nullable resource (a to-one related URL),
+ * collection, relationship linkage (to-one and to-many), and the `included` array, each by
+ * component name. `includeDepth` bounds which types `included` can hold.
+ */
+export function documentSchemas(mapping: Mapping, type: ResourceType, includeDepth: number): Record<string, Json> {
+  const resource = ref(names.resource(type.name));
+  const identifier = ref(names.identifier(type.name));
+  const jsonapi = ref(SHARED.jsonapi);
+  const included = { ...ref(names.included(type.name)) };
+  const self = { type: 'object', required: ['self'], additionalProperties: false, properties: { self: LINK } };
+  const linkageLinks = {
+    type: 'object',
+    required: ['self', 'related'],
+    additionalProperties: false,
+    properties: { self: LINK, related: LINK },
+  };
+  const reachable = reachableTypes(mapping, type, includeDepth);
+  const document = (
+    title: string,
+    data: Json,
+    links: Json,
+    extra: Json = {},
+    required = ['jsonapi', 'links', 'data'],
+  ) => ({
+    type: 'object',
+    title,
+    required,
+    additionalProperties: false,
+    properties: { jsonapi, links, data, ...extra },
+  });
+  return {
+    [names.included(type.name)]: {
+      type: 'array',
+      description:
+        'Compound document: the resources an `include` reached, each once, never one that is primary data. There whenever the request has `include` (`[]` when nothing is reached).',
+      ...(reachable.length === 0
+        ? { maxItems: 0 }
+        : { items: { oneOf: reachable.map((t) => ref(names.resource(t.name))) } }),
+    },
+    [names.single(type.name)]: document(`One ${type.name}`, resource, self, { included }),
+    [names.related(type.name)]: document(`One ${type.name} or null`, orNull(resource), self, { included }),
+    [names.collection(type.name)]: document(
+      `A page of ${type.name}`,
+      { type: 'array', items: resource },
+      { ...ref(SHARED.pageLinks), unevaluatedProperties: false },
+      { included, meta: ref(SHARED.pageMeta) },
+    ),
+    [names.toOneLinkage(type.name)]: document(`Linkage to one ${type.name} or null`, orNull(identifier), linkageLinks),
+    [names.toManyLinkage(type.name)]: document(
+      `A page of linkage to ${type.name}`,
+      { type: 'array', items: identifier },
+      { ...ref(SHARED.pageLinks), properties: { related: LINK }, required: ['related'], unevaluatedProperties: false },
+      { meta: ref(SHARED.pageMeta) },
+    ),
+  };
+}

@@ -1,0 +1,123 @@
+import { hash } from 'node:crypto';
+import { describeIds } from '../mapping/ids.js';
+import type { Mapping } from '../mapping/model.js';
+import type { PlanOptions } from '../plan/plan.js';
+import { JSON_API } from '../request/media-types.js';
+import { documentSchemas, SHARED, sharedSchemas } from './document-schemas.js';
+import { type Json, ref } from './json-schema.js';
+import { parameterComponents } from './parameters.js';
+import { type ERROR_STATUSES, okResponses, pathItems } from './paths.js';
+import { resourceSchemas } from './resource-schemas.js';
+
+/** What the description needs besides the mapping: the dataset's name, where it is served, its limits. */
+export interface ApiDescriptionOptions {
+  /** The dataset's name (its `/api/<name>` prefix), for the title. */
+  readonly dataset: string;
+  /**
+   * Where the type-rooted paths live: the dataset's link base, or its URL prefix (`/api/<name>`);
+   * `/` (or `''`) for the root, which the document leaves to OpenAPI's default.
+   */
+  readonly serverUrl: string;
+  /** Page sizes, include depth and request limits: what the parameters allow. */
+  readonly plan: PlanOptions;
+}
+
+const ERRORS: Record<(typeof ERROR_STATUSES)[number] | 'other', string> = {
+  '400':
+    'Bad Request: a query parameter the server cannot honour; source.parameter names it, detail says what was expected.',
+  '404': 'Not Found: no such type, relationship or resource, or an id that cannot be an id of its type.',
+  '406':
+    'Not Acceptable: Accept names JSON:API only with parameters other than profile, or nothing this server produces.',
+  '414': 'URI Too Long.',
+  '415': 'Unsupported Media Type: Content-Type application/vnd.api+json with parameters other than profile.',
+  '502': 'Bad Gateway: the triplestore is unreachable, failed, or answered something of the wrong shape.',
+  '503': 'Service Unavailable: too many queries wait for the store (Retry-After: 1), or the server is stopping.',
+  '504': 'Gateway Timeout: the request outlasted its deadline.',
+  other:
+    'Any other error (405 for a method but GET, HEAD and OPTIONS, 431 for headers too large), as a JSON:API error document.',
+};
+
+/**
+ * The OpenAPI 3.1 description of a dataset's JSON:API, from its compiled mapping: a resource schema
+ * per type (attributes typed by their datatypes, relationships with their linkage), the documents
+ * each URL answers, every query parameter with the values the mapping allows, and the error
+ * responses. Pure and deterministic: the same mapping and options give the same document, whose
+ * `info.version` is a digest of its content.
+ *
+ * @example openApiDocument(mapping, { dataset: 'default', serverUrl: '/', plan: DEFAULT_DATASET_OPTIONS }).paths['/concepts']
+ */
+export function openApiDocument(mapping: Mapping, options: ApiDescriptionOptions): Json {
+  const schemas: Record<string, Json> = sharedSchemas();
+  for (const type of mapping.types.values()) {
+    Object.assign(schemas, resourceSchemas(type), documentSchemas(mapping, type, options.plan.includeDepth));
+  }
+  const errorContent = { [JSON_API]: { schema: ref(SHARED.errors) } };
+  const parameters = parameterComponents(mapping, options.plan);
+  const paths = pathItems(mapping);
+  Object.assign(schemas, parameters.schemas);
+  const components = {
+    schemas,
+    parameters: parameters.parameters,
+    responses: {
+      ...okResponses(paths),
+      'not-modified': {
+        description: 'Not Modified: If-None-Match matched; no body.',
+        headers: { ETag: ref('etag', 'headers'), 'Cache-Control': ref('cache-control', 'headers') },
+      },
+      ...Object.fromEntries(
+        Object.entries(ERRORS).map(([status, description]) => [
+          `error.${status}`,
+          { description, headers: { 'Cache-Control': ref('no-store', 'headers') }, content: errorContent },
+        ]),
+      ),
+    },
+    headers: {
+      etag: {
+        description: 'A strong entity tag: a hash of the body bytes, the same on every replica.',
+        schema: { type: 'string' },
+      },
+      'cache-control': {
+        description: 'The dataset’s Cache-Control (no-cache by default).',
+        schema: { type: 'string' },
+      },
+      'no-store': { description: 'no-store: no cache keeps an error.', schema: { type: 'string', const: 'no-store' } },
+      vary: { description: 'Accept (and Origin with a list of CORS origins).', schema: { type: 'string' } },
+      'server-timing': {
+        description: 'The SPARQL queries the request cost and the store time: sparql;dur=4.2;desc="2 queries".',
+        schema: { type: 'string' },
+      },
+    },
+  };
+  const server = options.serverUrl.replace(/\/+$/, '');
+  const version = hash('sha256', JSON.stringify([paths, components]), 'base64url').slice(0, 12);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `${options.dataset}: JSON:API over RDF`,
+      version,
+      description: infoDescription(mapping),
+    },
+    externalDocs: { description: 'JSON:API 1.1', url: 'https://jsonapi.org/format/1.1/' },
+    // A path is appended to the server URL as it stands: `/` would make `//concepts`, a
+    // protocol-relative URL. The root is OpenAPI's default server, so it is left out.
+    ...(server !== '' && { servers: [{ url: server, description: `dataset ${options.dataset}` }] }),
+    tags: [...mapping.types.values()].map((type) => ({
+      name: type.name,
+      description: `Members of <${type.classIri}>. Ids: ${describeIds(type.id)}.`,
+    })),
+    paths,
+    components,
+  };
+}
+
+function infoDescription(mapping: Mapping): string {
+  return [
+    `A read-only JSON:API 1.1 over an RDF dataset (mapping ${mapping.source.replace(/^.*\//, '')}).`,
+    '',
+    '- Every URL answers GET and HEAD (the GET’s headers, no body) and OPTIONS (204 with Allow; CORS preflights); any other method is a 405 error document with Allow: GET, HEAD, OPTIONS.',
+    '- Responses are application/vnd.api+json with jsonapi.version 1.1 and links.self. Accept must allow it: only parameterised JSON:API media types, or nothing producible, is a 406. The cursor pagination profile in Accept gives cursor pages, and the Content-Type then names it.',
+    '- Every 200 carries a strong ETag (If-None-Match → 304), Cache-Control and Vary: Accept; errors are no-store.',
+    '- Errors are JSON:API error documents: status is a string, source.parameter names the query parameter that caused a 400.',
+    '- Query parameters JSON:API does not define here are refused (400), and so is one given twice. sort, filter and page apply to lists only (collections and to-many URLs); include and fields[type] to resource documents, not to relationship (/links/) URLs.',
+  ].join('\n');
+}

@@ -1,0 +1,167 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { DEFAULT_DATASET_OPTIONS } from '../../../src/dataset.js';
+import { JsonApiError } from '../../../src/errors/json-api-error.js';
+import { loadMapping } from '../../../src/mapping/load-mapping.js';
+import type { Mapping } from '../../../src/mapping/model.js';
+import { openApiDocument } from '../../../src/openapi/openapi-document.js';
+import { FILTER_OPERATORS, parseFilter } from '../../../src/request/parse-filter.js';
+import { parseInclude } from '../../../src/request/parse-include.js';
+import { parseSort } from '../../../src/request/parse-sort.js';
+
+/** A value a filter of the path accepts, by the values schema the document names for it. */
+const VALUE_BY_KIND: Record<string, string> = {
+  text: 'x',
+  id: '41',
+  relationship: '41',
+  integer: '7',
+  decimal: '1.5',
+  double: '1.5',
+  float: '1.5',
+  boolean: 'true',
+  date: '2016-01-01Z',
+  dateTime: '2016-01-01T00:00:00Z',
+  time: '12:00:00',
+  gYear: '2016',
+  gYearMonth: '2016-01',
+};
+
+const refused = (run: () => unknown): boolean => {
+  try {
+    run();
+    return false;
+  } catch (error) {
+    if (error instanceof JsonApiError && error.status === 400) return true;
+    throw error;
+  }
+};
+
+describe.each(['mappings/sample.yaml', 'mappings/qudt.yaml', 'test/fixtures/real-shapes.yaml'])('%s', (file) => {
+  let mapping: Mapping;
+  let document: any;
+  beforeAll(async () => {
+    mapping = await loadMapping(file);
+    document = openApiDocument(mapping, { dataset: 'd', serverUrl: '/', plan: DEFAULT_DATASET_OPTIONS });
+  });
+
+  test('is deterministic, and its version is a digest of its content', () => {
+    const again = openApiDocument(mapping, { dataset: 'd', serverUrl: '/', plan: DEFAULT_DATASET_OPTIONS });
+    expect(again).toEqual(document);
+    const smaller = openApiDocument(mapping, {
+      dataset: 'd',
+      serverUrl: '/',
+      plan: { ...DEFAULT_DATASET_OPTIONS, page: { defaultSize: 5, maxSize: 10 } },
+    }) as any;
+    expect(smaller.info.version).not.toBe(document.info.version);
+  });
+
+  test('every sort field it lists is one parseSort takes, each way', () => {
+    for (const type of mapping.types.values()) {
+      const items = document.components.parameters[`${type.name}.sort`].schema.items;
+      if (!items.enum) continue;
+      for (const field of items.enum)
+        expect(
+          refused(() => parseSort(field, mapping, type)),
+          field,
+        ).toBe(false);
+      // and nothing it leaves out of an enumeration of a sortable type's attributes is sortable
+      expect(refused(() => parseSort('no-such-field', mapping, type))).toBe(true);
+    }
+  });
+
+  test('every include path it lists is one parseInclude takes, up to the depth and no further', () => {
+    for (const type of mapping.types.values()) {
+      const schema = document.components.parameters[`${type.name}.include`].schema;
+      if (!schema.items.enum) continue;
+      for (const path of schema.items.enum)
+        expect(
+          refused(() => parseInclude(path, mapping, type, DEFAULT_DATASET_OPTIONS.includeDepth)),
+          path,
+        ).toBe(false);
+      const deeper = schema.items.enum.find(
+        (p: string) => p.split('.').length === DEFAULT_DATASET_OPTIONS.includeDepth,
+      );
+      if (deeper) {
+        const last = mapping.types.get([...type.relationships.values()][0]!.target)!;
+        expect(refused(() => parseInclude(`${deeper}.x`, mapping, type, DEFAULT_DATASET_OPTIONS.includeDepth))).toBe(
+          true,
+        );
+        expect(last).toBeDefined();
+      }
+    }
+  });
+
+  test('every filter path takes exactly the operators it lists, as parseFilter decides', () => {
+    const schemas = document.components.schemas;
+    for (const type of mapping.types.values()) {
+      const parameter = document.components.parameters[`${type.name}.filter`];
+      const object = parameter.schema.anyOf ? parameter.schema.anyOf[1] : parameter.schema;
+      if (!object.properties) continue;
+      for (const [path, values] of Object.entries<any>(object.properties)) {
+        const kind = values.$ref.replace('#/components/schemas/filter.', '');
+        const operators = Object.keys(schemas[`filter.${kind}`].anyOf[1].properties);
+        for (const operator of FILTER_OPERATORS) {
+          const value = operator === 'exists' ? 'true' : VALUE_BY_KIND[kind];
+          expect(value, `a value for ${kind}`).toBeDefined();
+          const name = `filter[${path}][${operator}]`;
+          const parameters = [{ name, members: [path, operator], value: value! }];
+          expect(
+            refused(() => parseFilter(parameters, mapping, type)),
+            `${type.name} ${name}`,
+          ).toBe(!operators.includes(operator));
+        }
+      }
+    }
+  });
+
+  test('its schemas compile, and a resource of each type with every field null or empty validates', () => {
+    const ajv = new Ajv2020({ strict: false, validateSchema: false });
+    ajv.addSchema(document, 'doc');
+    for (const type of mapping.types.values()) {
+      const validate = ajv.compile({ $ref: `doc#/components/schemas/${type.name}` });
+      const attributes = Object.fromEntries(
+        [...type.attributes.values()].map((a) => [a.name, a.language === '*' ? {} : a.many ? [] : null]),
+      );
+      const resource = { type: type.name, id: 'x', attributes, links: { self: `/${type.name}/x` } };
+      expect(validate(resource), JSON.stringify(validate.errors)).toBe(true);
+      expect(validate({ ...resource, type: 'other' })).toBe(false);
+      expect(validate({ ...resource, attributes: { ...attributes, unknown: 1 } })).toBe(false);
+    }
+  });
+});
+
+describe('attribute schemas', () => {
+  test.each([
+    ['integer', { datatype: 'http://www.w3.org/2001/XMLSchema#int' }, [7, '9007199254740993', null], [1.5, true]],
+    ['decimal', { datatype: 'http://www.w3.org/2001/XMLSchema#decimal' }, [1.5, '0.1234567890123456789', null], [true]],
+    ['boolean', { datatype: 'http://www.w3.org/2001/XMLSchema#boolean' }, [true, false, null], [1]],
+    ['date', { datatype: 'http://www.w3.org/2001/XMLSchema#date' }, ['2016-01-01Z', null], [2016, true]],
+    ['no datatype', {}, ['x', 5, true, null], [{}]],
+    ['language', { language: 'en' }, ['Metre', null], [5]],
+    ['many', { many: true }, [[], ['a', 2]], [null, 'a']],
+    ['every language', { language: '*' }, [{}, { en: 'Metre', und: 'm' }], [null, { en: ['Metre'] }]],
+    ['every language, many', { language: '*', many: true }, [{ en: ['Metre', 'Meter'] }], [{ en: 'Metre' }]],
+  ])('%s', async (_, attribute, valid, invalid) => {
+    const mapping: Mapping = {
+      source: 'test',
+      types: new Map([
+        [
+          't',
+          {
+            name: 't',
+            classIri: 'http://x/T',
+            id: { kind: 'hex', base: '' },
+            attributes: new Map([['a', { name: 'a', predicate: 'http://x/a', many: false, ...attribute }]]),
+            relationships: new Map(),
+            defaultSort: [],
+          },
+        ],
+      ]),
+    };
+    const document = openApiDocument(mapping, { dataset: 'd', serverUrl: '/', plan: DEFAULT_DATASET_OPTIONS }) as any;
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(document.components.schemas.t.properties.attributes.properties.a);
+    for (const value of valid) expect(validate(value), JSON.stringify(value)).toBe(true);
+    for (const value of invalid) expect(validate(value), JSON.stringify(value)).toBe(false);
+  });
+});

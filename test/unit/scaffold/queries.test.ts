@@ -1,0 +1,46 @@
+import { Parser } from 'sparqljs';
+import { describe, expect, it } from 'vitest';
+import {
+  classesQuery,
+  incomingQuery,
+  iriRef,
+  literalsQuery,
+  membersQuery,
+  objectClassesQuery,
+  outlierQuery,
+  predicatesQuery,
+  shapesQuery,
+  valuesQuery,
+} from '../../../src/scaffold/queries.js';
+
+const C = 'http://x.org/C';
+
+describe('scaffold queries', () => {
+  it.each([
+    ['classes', classesQuery(10)],
+    ['members', membersQuery(C, 5)],
+    ['predicates', predicatesQuery(C, 5, 100)],
+    ['literals', literalsQuery(C, 5, 100)],
+    ['object classes', objectClassesQuery(C, 5, 100)],
+    ['incoming', incomingQuery(C, 5, 100)],
+    ['values', valuesQuery(C, 'http://x.org/p', 5)],
+    ['outlier (template)', outlierQuery(C, 'http://x.org/c/', true)],
+    ['outlier (base)', outlierQuery(C, 'http://x.org/été/', false)],
+    ['shapes', shapesQuery(100)],
+  ])('%s: one SPARQL 1.1 SELECT with a LIMIT', (_, text) => {
+    const parsed = new Parser().parse(text) as { queryType: string; limit?: number };
+    expect(parsed.queryType).toBe('SELECT');
+    expect(parsed.limit).toBeGreaterThan(0);
+  });
+
+  it('refuses an IRI that could close the <…> or "…" it is written in', () => {
+    for (const bad of ['http://x/a> } DROP ALL #', 'http://x/"', 'not an iri', 'http://x/a\u2028'])
+      expect(() => iriRef(bad)).toThrow(/not an IRI a query may hold/);
+    expect(() => outlierQuery(C, 'http://x/" || true || "', false)).toThrow();
+    expect(() => membersQuery('http://x/C>', 5)).toThrow();
+  });
+
+  it('the template check counts code points, as SPARQL SUBSTR does', () => {
+    expect(outlierQuery(C, 'http://x.org/\u{1D538}/', true)).toContain('SUBSTR(STR(?s), 16)');
+  });
+});
