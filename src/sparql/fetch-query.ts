@@ -1,7 +1,7 @@
 import type { GroupPattern, Pattern, SelectQuery, VariableExpression, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
-import { bgp, bind, iri, literal, optional, triple, values, variable } from './ast.js';
+import { bgp, bind, iri, literal, triple, values, variable } from './ast.js';
 import { exactDoubleText } from './comparable.js';
 import { lookupPatterns } from './members.js';
 
@@ -30,10 +30,7 @@ export function buildFetchQuery(
   const where: Pattern[] =
     'iris' in subjects
       ? [values(subjects.iris.map((value) => ({ s: iri(value) }))), ...attributeValues]
-      : [
-          ...lookupPatterns(type, subjects.lookup, S),
-          ...(attributeValues.length > 0 ? [optional(...attributeValues)] : []),
-        ];
+      : [...lookupPatterns(type, subjects.lookup, S), ...orNone(attributeValues)];
   return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [S, F, O, exactValue(O)], where };
 }
 
@@ -58,6 +55,22 @@ export function attributePatterns(
   );
   if (branches.length <= 1) return branches.flatMap((branch) => branch.patterns);
   return [{ type: 'union', patterns: branches }];
+}
+
+/**
+ * The attribute patterns or nothing: a UNION with an empty branch, so that a resource without
+ * values still gives a row (with `?f ?o` unbound), as an OPTIONAL would. Not an OPTIONAL: Virtuoso
+ * 7.2 answers `OPTIONAL { {…} UNION {…} UNION {…} }` after a VALUES with one resource's value of
+ * the last branch for every resource, even those without one.
+ *
+ * @example orNone(attributePatterns([name, created], variable('t'), variable('o'))) // { } UNION { …name… } UNION { …created… }
+ */
+export function orNone(attributeValues: Pattern[]): Pattern[] {
+  if (attributeValues.length === 0) return [];
+  const [only] = attributeValues;
+  const branches =
+    only?.type === 'union' ? only.patterns : [{ type: 'group', patterns: attributeValues } as GroupPattern];
+  return [{ type: 'union', patterns: [{ type: 'group', patterns: [] }, ...branches] }];
 }
 
 /** The variable holding the exact text of a double value `?o` (see `comparable.ts`), as `?o_exact`. */
