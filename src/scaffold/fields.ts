@@ -71,6 +71,8 @@ export function chooseDatatype(datatypes: Readonly<Record<string, Spread>>): str
  * The class of a predicate's IRI values that its relationship targets: the scaffold type most of
  * them are members of (the smaller class on a tie: the more specific), when that covers at
  * least half of the IRI values; `undefined` otherwise.
+ *
+ * @example dominantTarget({ iris: 12, objectClasses: { [CONCEPT]: 11, '': 1 }, … }, ctx) // { classIri: CONCEPT, name: 'concepts', values: 11 }
  */
 export function dominantTarget(
   stats: PredicateStats,
@@ -134,7 +136,11 @@ export function inferField(stats: PredicateStats, ctx: FieldContext): FieldPropo
   return { kind: 'attribute', predicate: stats.iri, ...literalOptions(stats), note };
 }
 
-/** The `language`, `datatype` and `many` of an attribute over these values. */
+/**
+ * The `language`, `datatype` and `many` of an attribute over these values.
+ *
+ * @example literalOptions({ max: 2, languages: { en: { members: 9, max: 1 }, el: { members: 4, max: 1 } }, … }) // { language: 'en', many: false }
+ */
 export function literalOptions(stats: PredicateStats): { language?: string; datatype?: string; many: boolean } {
   const language = chooseLanguage(Object.keys(stats.languages).sort());
   if (language === undefined) {

@@ -9,6 +9,7 @@ import {
   incomingQuery,
   literalsQuery,
   membersQuery,
+  missingQuery,
   objectClassesQuery,
   outlierQuery,
   predicatesQuery,
@@ -143,8 +144,12 @@ async function checkedId(
   uuid: { predicate: string; values: string[] } | undefined,
 ): Promise<IdProposal> {
   const iris = [...sampleIris];
+  const byLiteral = proposeId(iris, uuid);
+  // A member without the literal would be no member of the type: then the IRIs decide.
+  if (byLiteral.kind === 'predicate' && (await ask(missingQuery(classIri, byLiteral.predicate))).length === 0)
+    return byLiteral;
   for (let round = 0; round < ID_ROUNDS; round++) {
-    const proposal = proposeId(iris, uuid);
+    const proposal = proposeId(iris);
     if (proposal.kind === 'predicate') return proposal;
     const base = proposal.kind === 'template' ? proposal.prefix : proposal.base;
     if (base === '') return proposal;

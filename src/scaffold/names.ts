@@ -101,7 +101,11 @@ export class NameBook {
     }
   }
 
-  /** Whether a name is already handed out. */
+  /**
+   * Whether a name is already handed out.
+   *
+   * @example book.has('label') // true once claimed
+   */
   has(name: string): boolean {
     return this.taken.has(name);
   }

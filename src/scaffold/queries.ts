@@ -12,7 +12,11 @@ import { RDF_TYPE } from '../rdf/vocabulary.js';
 const SH = 'http://www.w3.org/ns/shacl#';
 const RDFS_CLASS = 'http://www.w3.org/2000/01/rdf-schema#Class';
 
-/** `<iri>`, for an IRI the server accepts; throws otherwise (the caller skips what it can't name). */
+/**
+ * `<iri>`, for an IRI the server accepts; throws otherwise (the caller skips what it can't name).
+ *
+ * @example iriRef('http://x.org/C') // '<http://x.org/C>'
+ */
 export function iriRef(iri: string): string {
   if (!isSafeAbsoluteIri(iri)) throw new Error(`not an IRI a query may hold: ${JSON.stringify(iri)}`);
   return `<${iri}>`;
@@ -39,7 +43,11 @@ export function classesQuery(limit: number): string {
 GROUP BY ?class ORDER BY DESC(?members) ?class LIMIT ${limit}`;
 }
 
-/** Up to `size` member IRIs of a class: `?s`. */
+/**
+ * Up to `size` member IRIs of a class: `?s`.
+ *
+ * @example membersQuery('http://www.w3.org/2004/02/skos/core#Concept', 1000)
+ */
 export function membersQuery(classIri: string, size: number): string {
   return `SELECT ?s WHERE ${sample(classIri, size)} LIMIT ${size}`;
 }
@@ -48,6 +56,8 @@ export function membersQuery(classIri: string, size: number): string {
  * Per predicate of the sampled members (rdf:type aside): how many carry it, the most values one
  * has, and how many values are literals, IRIs and blank nodes:
  * `?p ?members ?max ?literals ?iris ?blanks`.
+ *
+ * @example predicatesQuery('http://www.w3.org/2004/02/skos/core#Concept', 1000, 5000)
  */
 export function predicatesQuery(classIri: string, size: number, limit: number): string {
   return `SELECT ?p (COUNT(?s) AS ?members) (MAX(?n) AS ?max) (SUM(?l) AS ?literals) (SUM(?i) AS ?iris) (SUM(?b) AS ?blanks)
@@ -61,6 +71,8 @@ WHERE {
  * Per predicate, datatype and language of the sampled members' literals: how many members have
  * such values and the most one has: `?p ?datatype ?language ?members ?max`. (A language-tagged
  * literal's datatype is rdf:langString on some stores and unbound on others: its `?language` says.)
+ *
+ * @example literalsQuery('http://www.w3.org/2004/02/skos/core#Concept', 1000, 5000)
  */
 export function literalsQuery(classIri: string, size: number, limit: number): string {
   return `SELECT ?p ?datatype ?language (COUNT(?s) AS ?members) (MAX(?n) AS ?max)
@@ -71,7 +83,11 @@ WHERE {
 } GROUP BY ?p ?datatype ?language ORDER BY ?p ?datatype ?language LIMIT ${limit}`;
 }
 
-/** Per predicate, the classes of the sampled members' IRI objects (unbound: none): `?p ?class ?values`. */
+/**
+ * Per predicate, the classes of the sampled members' IRI objects (unbound: none): `?p ?class ?values`.
+ *
+ * @example objectClassesQuery('http://www.w3.org/2004/02/skos/core#Concept', 1000, 5000)
+ */
 export function objectClassesQuery(classIri: string, size: number, limit: number): string {
   return `SELECT ?p ?class (COUNT(?o) AS ?values)
 WHERE { ${sample(classIri, size)} ?s ?p ?o FILTER(isIRI(?o) && ?p != <${RDF_TYPE}>) OPTIONAL { ?o a ?class FILTER(isIRI(?class)) } }
@@ -81,6 +97,8 @@ GROUP BY ?p ?class ORDER BY ?p ?class LIMIT ${limit}`;
 /**
  * Per predicate and class of the subjects pointing at sampled members: how many members are
  * pointed at, and the most subjects pointing at one: `?p ?class ?members ?max`.
+ *
+ * @example incomingQuery('http://www.w3.org/2004/02/skos/core#Concept', 1000, 5000)
  */
 export function incomingQuery(classIri: string, size: number, limit: number): string {
   return `SELECT ?p ?class (COUNT(?o) AS ?members) (MAX(?n) AS ?max)
@@ -91,7 +109,11 @@ WHERE {
 } GROUP BY ?p ?class ORDER BY ?p ?class LIMIT ${limit}`;
 }
 
-/** The values of one predicate on the sampled members: `?v`. */
+/**
+ * The values of one predicate on the sampled members: `?v`.
+ *
+ * @example valuesQuery('http://x.org/C', 'http://mu.semte.ch/vocabularies/core/uuid', 1000)
+ */
 export function valuesQuery(classIri: string, predicate: string, size: number): string {
   return `SELECT ?v WHERE { ${sample(classIri, size)} ?s ${iriRef(predicate)} ?v } LIMIT ${size}`;
 }
@@ -100,6 +122,8 @@ export function valuesQuery(classIri: string, predicate: string, size: number): 
  * One member of the class whose IRI does not start with `base` or, with `hex`, whose rest is not
  * lowercase hex (at most one row, `?s`): the check that a strategy proposed from a sample fits
  * every member.
+ *
+ * @example outlierQuery('http://x.org/C', 'http://x.org/c/', true) // … !STRSTARTS(STR(?s), "http://x.org/c/") || !REGEX(…) … LIMIT 1
  */
 export function outlierQuery(classIri: string, base: string, hex: boolean): string {
   const rest = hex ? ` || !REGEX(SUBSTR(STR(?s), ${[...base].length + 1}), "^[0-9a-f]{1,256}$")` : '';
@@ -107,9 +131,21 @@ export function outlierQuery(classIri: string, base: string, hex: boolean): stri
 }
 
 /**
+ * One member of the class without a value of `predicate` (at most one row, `?s`): the check that
+ * a `predicate` id fits every member.
+ *
+ * @example missingQuery('http://x.org/C', 'http://mu.semte.ch/vocabularies/core/uuid')
+ */
+export function missingQuery(classIri: string, predicate: string): string {
+  return `SELECT ?s WHERE { ?s a ${iriRef(classIri)} FILTER(isIRI(?s) && NOT EXISTS { ?s ${iriRef(predicate)} ?v }) } LIMIT 1`;
+}
+
+/**
  * The SHACL node shapes with a target class (`sh:targetClass`, or a shape that is itself an
  * rdfs:Class) and their property shapes with an IRI path or an inverse IRI path:
  * `?class ?property ?path ?inversePath ?datatype ?target ?maxCount ?name ?nodeKind ?order`.
+ *
+ * @example shapesQuery(5000)
  */
 export function shapesQuery(limit: number): string {
   return `PREFIX sh: <${SH}>

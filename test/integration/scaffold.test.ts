@@ -364,6 +364,64 @@ describe('scaffold: a slice of QUDT, without shapes', () => {
   }
 });
 
+/**
+ * Edges: an outlier the sample may miss (a one-row check finds it), an id literal one member
+ * lacks, members that are blank nodes only, values that are blank nodes.
+ */
+const EDGES = join(dir, 'edges.ttl');
+await writeFile(
+  EDGES,
+  [
+    '@prefix ex: <http://example.org/edges/> .',
+    '@prefix mu: <http://mu.semte.ch/vocabularies/core/> .',
+    ...Array.from({ length: 10 }, (_, i) => `<http://example.org/edges/code/0${i}> a ex:Code ; ex:label "code ${i}" .`),
+    '<http://example.org/edges/code/zz-not-hex> a ex:Code ; ex:label "the odd one" .',
+    ...Array.from(
+      { length: 5 },
+      (_, i) => `<http://example.org/edges/tagged/t${i}> a ex:Tagged ; mu:uuid "a${i}" ; ex:part [ ex:label "part" ] .`,
+    ),
+    '<http://example.org/edges/tagged/untagged> a ex:Tagged .',
+    '[] a ex:Anonymous ; ex:label "a blank node" .',
+  ].join('\n'),
+);
+
+describe('scaffold: every member fits the id strategy, whatever the sample saw', () => {
+  for (const store of STORES) {
+    it.skipIf(skipped(store))(
+      `[${store}] an outlier outside the sample, a missing id literal, blank nodes`,
+      async () => {
+        const where = await target(store, [EDGES]);
+        where.args.push('--sample-size', '2');
+        const { file } = await scaffold(where, 'edges');
+        const mapping = await loadMapping(file);
+        expect([...mapping.types.keys()].sort()).toEqual(['codes', 'taggeds']);
+        // Whether or not the sample held zz-not-hex, the check against every member found it.
+        expect(mapping.types.get('codes')!.id).toEqual({ kind: 'local', base: 'http://example.org/edges/code/' });
+        // mu:uuid is not on every member, so the IRIs decide, and the literal is an attribute.
+        expect(mapping.types.get('taggeds')!.id.kind).toBe('local');
+        expect([...mapping.types.get('taggeds')!.attributes.keys()]).toEqual(['uuid']);
+        expect(readFileSync(file, 'utf8')).toMatch(/left out: \w+:part \(.*blank nodes have no id\)/);
+        const served = await where.open();
+        try {
+          await serving(mapping, served, (api) => expectEveryTypeServed(api, mapping, membersByClass([EDGES])));
+        } finally {
+          await served.close();
+        }
+      },
+    );
+  }
+
+  it('data without a class: exit 2, and nothing written', async () => {
+    const untyped = join(dir, 'untyped.ttl');
+    await writeFile(untyped, '<http://x.org/a> <http://x.org/p> "no class" .');
+    const io = captureIo();
+    const out = join(dir, 'untyped.yaml');
+    expect(await main(['scaffold', '--data', untyped, '--out', out], io)).toBe(2);
+    expect(io.err.join('\n')).toMatch(/no class has a member with an IRI/);
+    expect(() => readFileSync(out)).toThrow(/ENOENT/);
+  });
+});
+
 describe('serve without --mapping', () => {
   it.skipIf('skip' in endpoint)(
     '[virtuoso] --endpoint: serves a scaffold, written to a temporary file the log names',

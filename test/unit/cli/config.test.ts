@@ -561,10 +561,13 @@ describe('flags × environment', () => {
     ).toEqual(['--cache-ttl', '--port', '--workers']);
   });
 
+  it('leaves the mapping out without --mapping: serve scaffolds one from the data', () => {
+    expect(configFromFlags({ data: ['d.ttl'] }, {}).datasets.default).not.toHaveProperty('mapping');
+  });
+
   it.each(
     titled<{ name: string; flags: ServeFlags; env: NodeJS.ProcessEnv; message: RegExp }>(
       [
-        { name: 'no --mapping', flags: { data: ['d.ttl'] }, env: {}, message: /--mapping is required/ },
         {
           name: 'neither --data nor --endpoint nor SPARQL_ENDPOINT',
           flags: { mapping: 'm.yaml' },

@@ -79,7 +79,7 @@ describe('cli: usage and configuration mistakes', () => {
       name: 'no arguments → exit 2',
       args: () => [],
       code: 2,
-      stderr: [/^Usage:/, /sparql-jsonapi serve --mapping FILE/],
+      stderr: [/^Usage:/, /sparql-jsonapi serve \[--mapping FILE\]/],
     },
     {
       name: 'an unknown command → exit 2',
@@ -119,12 +119,6 @@ describe('cli: usage and configuration mistakes', () => {
       ],
       code: 2,
       stderr: [/give either --data FILE\.\.\. or --endpoint URL/],
-    },
-    {
-      name: 'no --mapping → exit 2',
-      args: () => ['serve', '--data', 'data/sample.ttl'],
-      code: 2,
-      stderr: [/--mapping is required/],
     },
     {
       name: 'a port that is not a number → exit 2',
