@@ -1,7 +1,7 @@
 /**
  * The benchmark of issue 5: `npm run bench -- [--size 10k|100k|1m] [--store embedded|virtuoso] [--smoke]`.
  * Prints a markdown report on stdout (progress goes to stderr), writes the raw JSON and a chart
- * under bench/results/. See the README's "Performance" section for what each figure means.
+ * under bench/results/. See docs/performance.md for what each figure means.
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';

@@ -87,7 +87,9 @@ export function createApp(options: AppOptions): Express {
   app.use(frontDoor(SECURITY_HEADERS, options.maxUrlLength ?? 8192, corsHandler(options.cors ?? { origins: '*' })));
   if (options.metrics?.enabled !== false && !options.metrics?.separate) app.get('/metrics', exposeMetrics);
   app.get('/health', healthHandler(datasets, logger, options.health));
-  app.use(apiDescriptionHandler(byName, fallback)); // /openapi.json: each dataset's OpenAPI 3.1, built once
+  const apiDescription = apiDescriptionHandler(byName, fallback); // /openapi.json: each dataset's OpenAPI 3.1, built once
+  app.locals.apiDescription = apiDescription.description;
+  app.use(apiDescription);
   app.use(docsPageHandler(byName, fallback)); // /docs: Scalar's API reference (HTML), with its own CSP
   app.use(jsonApiHandler(byName, fallback, cache, windows, options.shutdown)); // 405, negotiation, cache, plan, SPARQL, ETag/304
   app.use(errorHandler(logger)); // every error becomes a JSON:API error document, no-store

@@ -32,7 +32,7 @@ export interface DatasetOptions extends PlanOptions {
   /**
    * `mu-cl-resources`: filters also read mu-cl-resources' syntax (`filter[:exact:name]`,
    * `filter[rel][attr]`; `request/mu-filter.ts`), so that front-ends written against it keep
-   * working; `json-api` (the default): the README's syntax only.
+   * working; `json-api` (the default): the syntax of docs/api.md only.
    */
   readonly filterSyntax: FilterSyntax;
 }

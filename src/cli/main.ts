@@ -45,7 +45,7 @@ serve options:
   --cache-control V  Cache-Control of 200 and 304 responses (default no-cache)
   --filter-syntax mu-cl-resources   also accept mu-cl-resources' filters (filter[:exact:name]=…,
                      filter[relationship][attribute]=…), for its front-ends (docs/mu-cl-resources.md)
-  --config FILE      several datasets from a YAML/JSON file (see README)
+  --config FILE      several datasets from a YAML/JSON file (see docs/operations.md)
 Environment: PORT, HOST, SPARQL_ENDPOINT, SPARQL_GRAPH, SPARQL_USER, SPARQL_PASSWORD, LOG_LEVEL.`;
 
 /**

@@ -12,7 +12,7 @@ export function mappingYaml(conversion: Conversion, source: string): string {
   const doc = new Document(conversion.mapping);
   const header = [
     ` Converted from ${source} (mu-cl-resources) by \`sparql-jsonapi import-mu\`.`,
-    ' Reference for every key: the README\'s "Mapping files"; moving off mu-cl-resources: docs/mu-cl-resources.md.',
+    ' Reference for every key: docs/mapping.md; moving off mu-cl-resources: docs/mu-cl-resources.md.',
     " Serve it with --filter-syntax mu-cl-resources so that mu front-ends' filters keep working.",
   ];
   if (conversion.skipped.length > 0)

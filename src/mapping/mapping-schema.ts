@@ -3,7 +3,7 @@ import { LANGUAGE_TAG } from '../rdf/vocabulary.js';
 
 /**
  * The shape of a mapping file as written (before prefixes are expanded and names cross-checked).
- * The README's "Mapping files" section documents every key; keep the two in step.
+ * docs/mapping.md documents every key; keep the two in step.
  */
 const term = z.string({ error: 'expected a prefixed name (skos:broader) or an absolute IRI' }).min(1);
 

@@ -1,7 +1,7 @@
 import { EVERY_LANGUAGE } from './language.js';
 import type { Mapping, Relationship, ResolvedPath, ResourceType, SortKey } from './model.js';
 
-/** Longest relationship chain a sort path may follow (the README documents this limit). */
+/** Longest relationship chain a sort path may follow (docs/api.md documents this limit). */
 export const MAX_HOPS = 3;
 
 /**

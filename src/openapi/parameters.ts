@@ -47,7 +47,7 @@ export function parameterComponents(
     ),
     'page.offset': query(
       'page[offset]',
-      'Offset pagination as JSON:API recommends it: the resources to skip (a multiple of page[limit]); the same pages as page[number], links in this form.',
+      'Offset pagination as JSON:API recommends it: the resources to skip, from 0 (any number, not only multiples of page[limit]). Not with page[number], page[size], page[after], page[before] or the cursor pagination profile. Links keep this form.',
       { type: 'integer', minimum: 0, default: 0 },
     ),
     'page.limit': query(

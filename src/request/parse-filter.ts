@@ -57,7 +57,7 @@ const ORDER_OPERATORS: readonly FilterOperator[] = ['lt', 'lte', 'gt', 'gte'];
 const LIST_HINT = String.raw`(several values are comma-separated; write \, for a comma inside a value)`;
 
 /**
- * Parses the `filter` family against `type` (the README's "Filtering" grammar):
+ * Parses the `filter` family against `type` (docs/api.md, "Filtering"):
  * `filter=text`, `filter[path]=v1,v2` (any of the values) and `filter[path][operator]=value`.
  * Throws a 400 naming the exact parameter for an unknown path or operator, an operator the path
  * does not take, or a value that is not one of the path's datatype. More than `maxFilters`

@@ -10,7 +10,7 @@ export interface FamilyParameter {
 }
 
 /**
- * The filter syntax a dataset accepts: this server's (`json-api`, the README's "Filtering"), or
+ * The filter syntax a dataset accepts: this server's (`json-api`, docs/api.md "Filtering"), or
  * also mu-cl-resources' (`mu-cl-resources`, for front-ends written against it; `mu-filter.ts`).
  */
 export type FilterSyntax = 'json-api' | 'mu-cl-resources';

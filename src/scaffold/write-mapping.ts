@@ -14,7 +14,7 @@ const HOW_TO_ADJUST = `A starting point: read it, adjust it, and serve it with -
   - fields: every field the sample showed is here; drop the ones nobody needs
   - many: true where a sampled member had several values; otherwise the least value is shown
   - language: en shows one value (English first, then untagged, then any); '*' shows every
-    language as an object keyed by tag; see the README's "Mapping files"
+    language as an object keyed by tag; see docs/mapping.md
   - datatype: set where one datatype dominates; it types untyped values and filter values
   - ids: template (local names are lowercase hex), local (readable local names), hex (any other
     IRI), predicate (a mu:uuid literal); see docs/scaffold.md

@@ -81,7 +81,7 @@ export function idSortExpression(type: ResourceType, subject: VariableTerm): Exp
 }
 
 /**
- * Turns sort keys into SPARQL, with the README's sort semantics: resources missing a key come
+ * Turns sort keys into SPARQL, with the sort semantics of docs/api.md: resources missing a key come
  * last in both directions; a key that may have several values sorts by its minimum ascending and
  * its maximum descending, a single-valued one by its value (the value the resource shows: in the
  * preferred language); ties go to the id, ascending. A single-valued key the data gives several
@@ -142,7 +142,7 @@ export function sortClauses(
     let present = value;
     if (end.language !== undefined) {
       // A language tier digit in front of the text makes MIN/MAX pick the preferred language
-      // first; ORDER BY then skips the digit (see the README's sort semantics). The BIND comes
+      // first; ORDER BY then skips the digit (see the sort semantics in docs/api.md). The BIND comes
       // after the OPTIONALs, guarded by BOUND: Virtuoso evaluates a BIND inside an OPTIONAL even
       // when the OPTIONAL does not match, which made a missing key the smallest one.
       const tiered = variable(`t${i}`);

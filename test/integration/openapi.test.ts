@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { compileErrors, validate } from '@readme/openapi-parser';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { main } from '../../src/cli/main.js';
@@ -8,7 +9,7 @@ import { loadMapping, MappingError } from '../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../src/mapping/model.js';
 import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
-import { ApiClient, OpenApiCheck } from '../support/api-client.js';
+import { ApiClient, appDescriptions, OpenApiCheck } from '../support/api-client.js';
 import { captureIo } from '../support/cli-io.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 
@@ -138,7 +139,7 @@ describe('/openapi.json beside the JSON:API', () => {
   });
 
   test('the client’s check holds a response to its operation’s schema, and fails one that breaks it', async () => {
-    const check = new OpenApiCheck(api.baseUrl);
+    const check = new OpenApiCheck(api.baseUrl, appDescriptions(express(), api.baseUrl)); // fetched over HTTP
     const good = await api.get('/countries');
     const json = 'application/vnd.api+json';
     await check.check('GET', '/countries', 200, json, good.body, '');
