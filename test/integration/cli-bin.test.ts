@@ -36,6 +36,27 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** `sparql-jsonapi serve …` in a child process: its log lines, its stderr, its exit and the port it listens on. */
+function startServe(args: string[]) {
+  const child = spawn(process.execPath, [...BIN, 'serve', ...args, '--port', '0'], {
+    cwd: ROOT,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const lines: string[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const port = () =>
+    listeningPort(
+      () => lines,
+      exited.then(([code]) => code ?? -1),
+      () => stderr,
+    );
+  return { child, lines, stderr: () => stderr, exited, port };
+}
+
 describe('cli: the executable', () => {
   it('exit code 2 and the problems on stderr for an invalid mapping', () => {
     const mapping = TWO_FAULTS;
@@ -52,26 +73,14 @@ describe('cli: the executable', () => {
   });
 
   it('serves, and exits 0 on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      [...BIN, 'serve', '--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl', '--port', '0'],
-      {
-        cwd: ROOT,
-        env: cleanEnv(),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const lines: string[] = [];
-    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
-    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    const {
+      child,
+      exited,
+      stderr,
+      port: listening,
+    } = startServe(['--mapping', 'mappings/sample.yaml', '--data', 'data/sample.ttl']);
     try {
-      const port = await listeningPort(
-        () => lines,
-        exited.then(([code]) => code ?? -1),
-        () => stderr,
-      );
+      const port = await listening();
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
     } finally {
       if (child.exitCode === null) child.kill('SIGTERM');
@@ -81,29 +90,16 @@ describe('cli: the executable', () => {
     );
     const [code, signal] = await Promise.race([exited, timeout]);
     expect({ code, signal }).toEqual({ code: 0, signal: null });
-    expect(stderr).toBe('');
+    expect(stderr()).toBe('');
   }, 30_000);
 
   it('serve --data without --mapping: serves a scaffolded mapping, written beside the data', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cli-scaffold-'));
     const data = join(dir, 'mine.ttl');
     await copyFile('data/sample.ttl', data);
-    const child = spawn(process.execPath, [...BIN, 'serve', '--data', data, '--port', '0'], {
-      cwd: ROOT,
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const lines: string[] = [];
-    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
-    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    const { child, lines, exited, stderr, port: listening } = startServe(['--data', data]);
     try {
-      const port = await listeningPort(
-        () => lines,
-        exited.then(([code]) => code ?? -1),
-        () => stderr,
-      );
+      const port = await listening();
       // The log names the file; it is the mapping being served.
       const written = join(dir, 'mine.mapping.yaml');
       expect(lines.map((l) => JSON.parse(l).msg as string).join('\n')).toContain(
@@ -122,6 +118,6 @@ describe('cli: the executable', () => {
       await exited;
       await rm(dir, { recursive: true, force: true });
     }
-    expect(stderr).toBe('');
+    expect(stderr()).toBe('');
   }, 30_000);
 });

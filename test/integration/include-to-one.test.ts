@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadFiles } from '../../src/load/load-files.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
@@ -7,7 +7,7 @@ import { createHttpStore } from '../../src/store/http-store.js';
 import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient } from '../support/api-client.js';
-import { SAMPLE_MAPPING, STORE_NAMES } from '../support/each-store.js';
+import { describeStores, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { codePointCompare, Oracle } from '../support/oracle.js';
 
@@ -21,48 +21,39 @@ const oracle = Oracle.fromFile(FILES, mapping);
 const endpoint = inject('endpoint');
 const activity = oracle.member('trade-activities', '7c1e0a42')!;
 
-for (const storeName of STORE_NAMES) {
-  if (storeName === 'virtuoso' && 'skip' in endpoint) {
-    if (process.env.CI === 'true')
-      test('[virtuoso] include through a to-one with two targets has a Virtuoso', () => {
-        throw new Error(endpoint.skip);
-      });
-    continue;
-  }
-  describe(`[${storeName}] include through a to-one relationship with two targets`, () => {
-    let store: Store;
-    let api: ApiClient;
-    beforeAll(async () => {
-      if (storeName === 'embedded') {
-        store = await createOxigraphStore({ files: FILES });
-      } else if (!('skip' in endpoint)) {
-        const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
-        await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: FILES });
-        store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
-      }
-      api = await ApiClient.listen(createApp({ datasets: [{ name: 'sample', mapping, store, linkBase: '' }] }));
-    });
-    afterAll(async () => {
-      await api?.close();
-      await store?.close();
-    });
-
-    it('the data has two origins; the related URL shows the first by id', async () => {
-      const origins = oracle.related('trade-activities', activity.iri, 'origin');
-      expect(origins.map((o) => o.id)).toEqual(['19c4aa', '6a1f03']);
-      expect((await api.get(`/trade-activities/${activity.id}/origin`)).body.data.id).toBe('19c4aa');
-    });
-
-    it.each(['origin', 'origin.country'])('include=%s links and includes that first origin only', async (include) => {
-      const response = await api.get(`/trade-activities/${activity.id}?include=${include}`);
-      const expected = oracle.compound('trade-activities', [activity], include);
-      expect(response.body.data).toEqual(expected.data[0]);
-      expect(response.body.data.relationships.origin.data).toEqual({ type: 'group-national-agents', id: '19c4aa' });
-      const included = [...response.body.included].sort(
-        (a, b) => codePointCompare(a.type, b.type) || codePointCompare(a.id, b.id),
-      );
-      expect(included).toEqual(expected.included);
-      expect(included.map((r: { id: string }) => r.id)).not.toContain('6a1f03');
-    });
+describeStores(`include through a to-one relationship with two targets`, (storeName) => {
+  let store: Store;
+  let api: ApiClient;
+  beforeAll(async () => {
+    if (storeName === 'embedded') {
+      store = await createOxigraphStore({ files: FILES });
+    } else if (!('skip' in endpoint)) {
+      const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
+      await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: FILES });
+      store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
+    }
+    api = await ApiClient.listen(createApp({ datasets: [{ name: 'sample', mapping, store, linkBase: '' }] }));
   });
-}
+  afterAll(async () => {
+    await api?.close();
+    await store?.close();
+  });
+
+  it('the data has two origins; the related URL shows the first by id', async () => {
+    const origins = oracle.related('trade-activities', activity.iri, 'origin');
+    expect(origins.map((o) => o.id)).toEqual(['19c4aa', '6a1f03']);
+    expect((await api.get(`/trade-activities/${activity.id}/origin`)).body.data.id).toBe('19c4aa');
+  });
+
+  it.each(['origin', 'origin.country'])('include=%s links and includes that first origin only', async (include) => {
+    const response = await api.get(`/trade-activities/${activity.id}?include=${include}`);
+    const expected = oracle.compound('trade-activities', [activity], include);
+    expect(response.body.data).toEqual(expected.data[0]);
+    expect(response.body.data.relationships.origin.data).toEqual({ type: 'group-national-agents', id: '19c4aa' });
+    const included = [...response.body.included].sort(
+      (a, b) => codePointCompare(a.type, b.type) || codePointCompare(a.id, b.id),
+    );
+    expect(included).toEqual(expected.included);
+    expect(included.map((r: { id: string }) => r.id)).not.toContain('6a1f03');
+  });
+});

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Parser } from 'n3';
-import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadFiles } from '../../src/load/load-files.js';
 import { compileMapping } from '../../src/mapping/load-mapping.js';
@@ -9,7 +9,7 @@ import { createHttpStore } from '../../src/store/http-store.js';
 import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, CURSOR_PAGE } from '../support/api-client.js';
-import { STORE_NAMES } from '../support/each-store.js';
+import { describeStores } from '../support/each-store.js';
 import { codePointCompare } from '../support/oracle.js';
 
 /**
@@ -152,90 +152,81 @@ const SORTS = [
 
 const endpoint = inject('endpoint');
 
-for (const storeName of STORE_NAMES) {
-  if (storeName === 'virtuoso' && 'skip' in endpoint) {
-    if (process.env.CI === 'true')
-      test('[virtuoso] language choice has a Virtuoso', () => {
-        throw new Error(endpoint.skip);
-      });
-    continue;
-  }
-  describe(`[${storeName}] language choice`, () => {
-    let store: Store;
-    let api: ApiClient;
-    beforeAll(async () => {
-      if (storeName === 'embedded') {
-        store = await createOxigraphStore({ files: [FIXTURE] });
-      } else if (!('skip' in endpoint)) {
-        const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
-        await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [FIXTURE] });
-        store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
-      }
-      api = await ApiClient.listen(createApp({ datasets: [{ name: 'units', mapping, store, linkBase: '' }] }));
-    });
-    afterAll(async () => {
-      await api?.close();
-      await store?.close();
-    });
+describeStores(`language choice`, (storeName) => {
+  let store: Store;
+  let api: ApiClient;
+  beforeAll(async () => {
+    if (storeName === 'embedded') {
+      store = await createOxigraphStore({ files: [FIXTURE] });
+    } else if (!('skip' in endpoint)) {
+      const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
+      await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [FIXTURE] });
+      store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
+    }
+    api = await ApiClient.listen(createApp({ datasets: [{ name: 'units', mapping, store, linkBase: '' }] }));
+  });
+  afterAll(async () => {
+    await api?.close();
+    await store?.close();
+  });
 
-    it('shows the label of the best tier: exact tag, truncations, the language, untagged, any', async () => {
-      const response = await api.get('/units?page[size]=100');
-      expect(response.status).toBe(200);
-      expect(response.body.data.map((r: { id: string }) => r.id)).toEqual(units.map((u) => u.id));
-      for (const [i, unit] of units.entries())
-        expect(response.body.data[i].attributes, `unit ${unit.id}`).toEqual(expectedAttributes(unit));
-    });
+  it('shows the label of the best tier: exact tag, truncations, the language, untagged, any', async () => {
+    const response = await api.get('/units?page[size]=100');
+    expect(response.status).toBe(200);
+    expect(response.body.data.map((r: { id: string }) => r.id)).toEqual(units.map((u) => u.id));
+    for (const [i, unit] of units.entries())
+      expect(response.body.data[i].attributes, `unit ${unit.id}`).toEqual(expectedAttributes(unit));
+  });
 
-    it('an exact tag beats a sub-tag; strict attributes show null; * shows every tag', async () => {
-      const metre = (await api.get(`/units/${hex('metre')}`)).body.data.attributes;
-      expect(metre).toMatchObject({ label: 'Metre', 'label-us': 'Meter', 'label-pt': 'm', 'label-de': 'Meter' });
-      expect(metre.labels).toEqual({ de: 'Meter', en: 'Metre', 'en-gb': 'Metre (UK)', 'en-us': 'Meter', und: 'm' });
-      const litre = (await api.get(`/units/${hex('litre')}`)).body.data.attributes;
-      expect(litre).toMatchObject({ 'label-pt': 'Litro', 'label-de': 'Liter', 'de-labels': ['Liter'] });
-      const kelvin = (await api.get(`/units/${hex('kelvin')}`)).body.data.attributes;
-      expect(kelvin).toMatchObject({ label: 'Kelvin', 'label-de': null, 'de-labels': [] });
-      const mole = (await api.get(`/units/${hex('mole')}`)).body.data.attributes;
-      expect(mole).toMatchObject({ label: 'Mole', 'label-de': 'Mol', labels: { de: 'Mol', en: 'Mole', und: 'mol' } });
-      const candela = (await api.get(`/units/${hex('candela')}`)).body.data.attributes;
-      expect(candela).toEqual({
-        label: null,
-        'label-us': null,
-        'label-pt': null,
-        'label-de': null,
-        'de-labels': [],
-        labels: {},
-        'all-labels': {},
-      });
-    });
-
-    it.each(SORTS)('sort=%s orders by the shown label, missing ones last', async (sort) => {
-      const response = await api.get(`/units?sort=${sort}&page[size]=100`);
-      expect(response.status).toBe(200);
-      expect(response.body.data.map((r: { id: string }) => r.id)).toEqual(expectedOrder(sort));
-    });
-
-    it.each(['label-de', '-label-de', 'label', 'labels', '-labels'])(
-      'sort=%s: a cursor walk sees the same order',
-      async (sort) => {
-        const seen: string[] = [];
-        let next: string | null = `/units?sort=${sort}&page[size]=2`;
-        while (next !== null && seen.length <= units.length) {
-          const page = await api.get(next, { Accept: CURSOR_PAGE });
-          expect(page.status).toBe(200);
-          seen.push(...page.body.data.map((r: { id: string }) => r.id));
-          next = page.body.links.next;
-        }
-        expect(seen).toEqual(expectedOrder(sort));
-      },
-    );
-
-    it('filters compare every label, whatever its language', async () => {
-      const ids = async (query: string) =>
-        (await api.get(`/units?${query}`)).body.data.map((r: { id: string }) => r.id).sort(codePointCompare);
-      expect(await ids('filter[label-de]=Metre')).toEqual([hex('metre')]);
-      expect(await ids('filter[labels]=Kelvin (it)')).toEqual([hex('kelvin')]);
-      expect(await ids('filter[label][starts-with]=litro')).toEqual([hex('litre')]);
-      expect(await ids('filter[label-de][exists]=false')).toEqual([hex('candela')]);
+  it('an exact tag beats a sub-tag; strict attributes show null; * shows every tag', async () => {
+    const metre = (await api.get(`/units/${hex('metre')}`)).body.data.attributes;
+    expect(metre).toMatchObject({ label: 'Metre', 'label-us': 'Meter', 'label-pt': 'm', 'label-de': 'Meter' });
+    expect(metre.labels).toEqual({ de: 'Meter', en: 'Metre', 'en-gb': 'Metre (UK)', 'en-us': 'Meter', und: 'm' });
+    const litre = (await api.get(`/units/${hex('litre')}`)).body.data.attributes;
+    expect(litre).toMatchObject({ 'label-pt': 'Litro', 'label-de': 'Liter', 'de-labels': ['Liter'] });
+    const kelvin = (await api.get(`/units/${hex('kelvin')}`)).body.data.attributes;
+    expect(kelvin).toMatchObject({ label: 'Kelvin', 'label-de': null, 'de-labels': [] });
+    const mole = (await api.get(`/units/${hex('mole')}`)).body.data.attributes;
+    expect(mole).toMatchObject({ label: 'Mole', 'label-de': 'Mol', labels: { de: 'Mol', en: 'Mole', und: 'mol' } });
+    const candela = (await api.get(`/units/${hex('candela')}`)).body.data.attributes;
+    expect(candela).toEqual({
+      label: null,
+      'label-us': null,
+      'label-pt': null,
+      'label-de': null,
+      'de-labels': [],
+      labels: {},
+      'all-labels': {},
     });
   });
-}
+
+  it.each(SORTS)('sort=%s orders by the shown label, missing ones last', async (sort) => {
+    const response = await api.get(`/units?sort=${sort}&page[size]=100`);
+    expect(response.status).toBe(200);
+    expect(response.body.data.map((r: { id: string }) => r.id)).toEqual(expectedOrder(sort));
+  });
+
+  it.each(['label-de', '-label-de', 'label', 'labels', '-labels'])(
+    'sort=%s: a cursor walk sees the same order',
+    async (sort) => {
+      const seen: string[] = [];
+      let next: string | null = `/units?sort=${sort}&page[size]=2`;
+      while (next !== null && seen.length <= units.length) {
+        const page = await api.get(next, { Accept: CURSOR_PAGE });
+        expect(page.status).toBe(200);
+        seen.push(...page.body.data.map((r: { id: string }) => r.id));
+        next = page.body.links.next;
+      }
+      expect(seen).toEqual(expectedOrder(sort));
+    },
+  );
+
+  it('filters compare every label, whatever its language', async () => {
+    const ids = async (query: string) =>
+      (await api.get(`/units?${query}`)).body.data.map((r: { id: string }) => r.id).sort(codePointCompare);
+    expect(await ids('filter[label-de]=Metre')).toEqual([hex('metre')]);
+    expect(await ids('filter[labels]=Kelvin (it)')).toEqual([hex('kelvin')]);
+    expect(await ids('filter[label][starts-with]=litro')).toEqual([hex('litre')]);
+    expect(await ids('filter[label-de][exists]=false')).toEqual([hex('candela')]);
+  });
+});

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadFiles } from '../../src/load/load-files.js';
 import { compileMapping } from '../../src/mapping/load-mapping.js';
@@ -10,7 +10,7 @@ import { createHttpStore } from '../../src/store/http-store.js';
 import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, CURSOR_PAGE } from '../support/api-client.js';
-import { STORE_NAMES } from '../support/each-store.js';
+import { describeStores } from '../support/each-store.js';
 import { codePointCompare, Oracle } from '../support/oracle.js';
 import { noteQueries } from '../support/query-log.js';
 
@@ -109,137 +109,128 @@ describe('local ids: the fixture', () => {
 
 const endpoint = inject('endpoint');
 
-for (const storeName of STORE_NAMES) {
-  if (storeName === 'virtuoso' && 'skip' in endpoint) {
-    if (process.env.CI === 'true')
-      test('[virtuoso] local ids has a Virtuoso', () => {
-        throw new Error(endpoint.skip);
-      });
-    continue;
-  }
-  describe(`[${storeName}] local ids`, () => {
-    let store: Store;
-    let api: ApiClient;
-    const sent: string[] = [];
-    beforeAll(async () => {
-      if (storeName === 'embedded') {
-        store = await createOxigraphStore({ files: [FIXTURE] });
-      } else if (!('skip' in endpoint)) {
-        const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
-        await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [FIXTURE] });
-        store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
-      }
-      const dataset = { name: 'local', mapping, store: noteQueries(store, sent), linkBase: '' };
-      api = await ApiClient.listen(createApp({ datasets: [dataset] }));
-    });
-    afterAll(async () => {
-      await api?.close();
-      await store?.close();
-    });
-
-    it('lists the members with their local ids, in IRI order, and nothing else', async () => {
-      for (const type of ['things', 'groups']) {
-        const response = await api.get(`/${type}?page[size]=100`);
-        expect(response.status).toBe(200);
-        const expected = oracle.members(type);
-        expect(ids(response.body)).toEqual(expected.map((m) => m.id));
-        expect(response.body.meta.count).toBe(expected.length);
-        expect(response.body.data).toEqual(expected.map((m) => oracle.resourceObject(type, m)));
-      }
-    });
-
-    it('fetches every member by its id and by its self link', async () => {
-      for (const member of oracle.members('things')) {
-        const response = await api.get(path('things', member.id));
-        expect(response.status, member.id).toBe(200);
-        expect(response.body.data).toEqual(oracle.resourceObject('things', member));
-        expect((await api.get(response.body.data.links.self)).body.data.id).toBe(member.id);
-      }
-    });
-
-    it('links and includes by local id', async () => {
-      for (const member of oracle.members('things')) {
-        const related = await api.get(`${path('things', member.id)}/relationships/related`);
-        expect(ids(related.body)).toEqual(oracle.related('things', member.iri, 'related').map((m) => m.id));
-        const group = await api.get(`${path('things', member.id)}/group`);
-        expect(group.body.data.id).toBe(oracle.related('things', member.iri, 'group')[0]!.id);
-      }
-      const compound = await api.get('/things?include=group,related&page[size]=100');
-      const expected = oracle.compound('things', oracle.members('things'), 'group,related');
-      expect(compound.body.data).toEqual(expected.data);
-      const sortedIncluded = [...compound.body.included].sort(
-        (a, b) => codePointCompare(a.type, b.type) || codePointCompare(a.id, b.id),
-      );
-      expect(sortedIncluded).toEqual(expected.included);
-      for (const group of oracle.members('groups')) {
-        const members = await api.get(`${path('groups', group.id)}/members?page[size]=100`);
-        expect(ids(members.body)).toEqual(oracle.related('groups', group.iri, 'members').map((m) => m.id));
-      }
-    });
-
-    it('sorts by id as the IRIs sort, by offset and by cursor alike', async () => {
-      const all = oracle.members('things');
-      for (const sort of ['id', '-id', 'label', '-label']) {
-        const expected = oracle.order('things', all, sort);
-        const page = await api.get(`/things?${query({ sort, 'page[size]': '100' })}`);
-        expect(ids(page.body), sort).toEqual(expected);
-        // Cursor walk, three at a time: each cursor carries a local id (and the IRI it sorts by).
-        const walked: string[] = [];
-        let next: string | null = `/things?${query({ sort, 'page[size]': '3' })}`;
-        while (next) {
-          const step = await api.get(next, { Accept: CURSOR_PAGE });
-          expect(step.status, next).toBe(200);
-          walked.push(...ids(step.body));
-          next = step.body.links.next;
-        }
-        expect(walked, `cursor walk, sort=${sort}`).toEqual(expected);
-      }
-    });
-
-    it('filters by local ids, to one or several, exactly', async () => {
-      const [first, , third] = oracle.members('things');
-      const two = await api.get(`/things?${query({ 'filter[id]': `${first!.id},${third!.id}` })}`);
-      expect(ids(two.body)).toEqual([first!.id, third!.id]);
-      const slash = await api.get(`/things?${query({ 'filter[id]': 'm%2Fs' })}`);
-      expect(ids(slash.body)).toEqual(['m%2Fs']);
-      const group = oracle.members('groups').find((g) => g.iri === `${GROUPS}A/B`)!;
-      expect(group.id).toBe('A%2FB');
-      const inGroup = await api.get(`/things?${query({ 'filter[group]': group.id, 'page[size]': '100' })}`);
-      expect(ids(inGroup.body)).toEqual(oracle.related('groups', group.iri, 'members').map((m) => m.id));
-      // Not of the id syntax (lowercase hex, an encoded letter): matches nothing, as any opaque id.
-      for (const id of ['m%2fs', '%4D', 'm/s'])
-        expect(ids((await api.get(`/things?${query({ 'filter[id]': id })}`)).body), id).toEqual([]);
-      // Of the syntax, but no IRI: a 400 naming the parameter.
-      for (const id of ['%FF', 'a%20b', '%25']) {
-        const refused = await api.get(`/things?${query({ 'filter[id]': id })}`);
-        expect(refused.status, id).toBe(400);
-        expect(refused.body.errors[0].source).toEqual({ parameter: 'filter[id]' });
-      }
-    });
-
-    it('answers 404 for ids no IRI has, without asking the store', async () => {
-      const refused = [
-        'm%2fs', // lowercase hex
-        '%4D', // M, encoded
-        '%C3%A9t%C3%A9', // été, encoded
-        'm/s', // a / as it is (reaches the server as %2F)
-        'a%20b', // a space
-        '%FF', // no UTF-8
-        '%25', // a lone %
-        'A'.repeat(4097),
-      ];
-      for (const id of refused) {
-        for (const suffix of ['', '/group', '/relationships/related']) {
-          const before = sent.length;
-          const response = await api.get(path('things', id) + suffix);
-          expect(response.status, id + suffix).toBe(404);
-          expect(sent.length, `queries sent for ${id}${suffix}`).toBe(before);
-        }
-      }
-      // A well-formed id of no member is a 404 too, found by asking.
-      const before = sent.length;
-      expect((await api.get(path('things', 'Nope'))).status).toBe(404);
-      expect(sent.length).toBeGreaterThan(before);
-    });
+describeStores(`local ids`, (storeName) => {
+  let store: Store;
+  let api: ApiClient;
+  const sent: string[] = [];
+  beforeAll(async () => {
+    if (storeName === 'embedded') {
+      store = await createOxigraphStore({ files: [FIXTURE] });
+    } else if (!('skip' in endpoint)) {
+      const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
+      await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [FIXTURE] });
+      store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
+    }
+    const dataset = { name: 'local', mapping, store: noteQueries(store, sent), linkBase: '' };
+    api = await ApiClient.listen(createApp({ datasets: [dataset] }));
   });
-}
+  afterAll(async () => {
+    await api?.close();
+    await store?.close();
+  });
+
+  it('lists the members with their local ids, in IRI order, and nothing else', async () => {
+    for (const type of ['things', 'groups']) {
+      const response = await api.get(`/${type}?page[size]=100`);
+      expect(response.status).toBe(200);
+      const expected = oracle.members(type);
+      expect(ids(response.body)).toEqual(expected.map((m) => m.id));
+      expect(response.body.meta.count).toBe(expected.length);
+      expect(response.body.data).toEqual(expected.map((m) => oracle.resourceObject(type, m)));
+    }
+  });
+
+  it('fetches every member by its id and by its self link', async () => {
+    for (const member of oracle.members('things')) {
+      const response = await api.get(path('things', member.id));
+      expect(response.status, member.id).toBe(200);
+      expect(response.body.data).toEqual(oracle.resourceObject('things', member));
+      expect((await api.get(response.body.data.links.self)).body.data.id).toBe(member.id);
+    }
+  });
+
+  it('links and includes by local id', async () => {
+    for (const member of oracle.members('things')) {
+      const related = await api.get(`${path('things', member.id)}/relationships/related`);
+      expect(ids(related.body)).toEqual(oracle.related('things', member.iri, 'related').map((m) => m.id));
+      const group = await api.get(`${path('things', member.id)}/group`);
+      expect(group.body.data.id).toBe(oracle.related('things', member.iri, 'group')[0]!.id);
+    }
+    const compound = await api.get('/things?include=group,related&page[size]=100');
+    const expected = oracle.compound('things', oracle.members('things'), 'group,related');
+    expect(compound.body.data).toEqual(expected.data);
+    const sortedIncluded = [...compound.body.included].sort(
+      (a, b) => codePointCompare(a.type, b.type) || codePointCompare(a.id, b.id),
+    );
+    expect(sortedIncluded).toEqual(expected.included);
+    for (const group of oracle.members('groups')) {
+      const members = await api.get(`${path('groups', group.id)}/members?page[size]=100`);
+      expect(ids(members.body)).toEqual(oracle.related('groups', group.iri, 'members').map((m) => m.id));
+    }
+  });
+
+  it('sorts by id as the IRIs sort, by offset and by cursor alike', async () => {
+    const all = oracle.members('things');
+    for (const sort of ['id', '-id', 'label', '-label']) {
+      const expected = oracle.order('things', all, sort);
+      const page = await api.get(`/things?${query({ sort, 'page[size]': '100' })}`);
+      expect(ids(page.body), sort).toEqual(expected);
+      // Cursor walk, three at a time: each cursor carries a local id (and the IRI it sorts by).
+      const walked: string[] = [];
+      let next: string | null = `/things?${query({ sort, 'page[size]': '3' })}`;
+      while (next) {
+        const step = await api.get(next, { Accept: CURSOR_PAGE });
+        expect(step.status, next).toBe(200);
+        walked.push(...ids(step.body));
+        next = step.body.links.next;
+      }
+      expect(walked, `cursor walk, sort=${sort}`).toEqual(expected);
+    }
+  });
+
+  it('filters by local ids, to one or several, exactly', async () => {
+    const [first, , third] = oracle.members('things');
+    const two = await api.get(`/things?${query({ 'filter[id]': `${first!.id},${third!.id}` })}`);
+    expect(ids(two.body)).toEqual([first!.id, third!.id]);
+    const slash = await api.get(`/things?${query({ 'filter[id]': 'm%2Fs' })}`);
+    expect(ids(slash.body)).toEqual(['m%2Fs']);
+    const group = oracle.members('groups').find((g) => g.iri === `${GROUPS}A/B`)!;
+    expect(group.id).toBe('A%2FB');
+    const inGroup = await api.get(`/things?${query({ 'filter[group]': group.id, 'page[size]': '100' })}`);
+    expect(ids(inGroup.body)).toEqual(oracle.related('groups', group.iri, 'members').map((m) => m.id));
+    // Not of the id syntax (lowercase hex, an encoded letter): matches nothing, as any opaque id.
+    for (const id of ['m%2fs', '%4D', 'm/s'])
+      expect(ids((await api.get(`/things?${query({ 'filter[id]': id })}`)).body), id).toEqual([]);
+    // Of the syntax, but no IRI: a 400 naming the parameter.
+    for (const id of ['%FF', 'a%20b', '%25']) {
+      const refused = await api.get(`/things?${query({ 'filter[id]': id })}`);
+      expect(refused.status, id).toBe(400);
+      expect(refused.body.errors[0].source).toEqual({ parameter: 'filter[id]' });
+    }
+  });
+
+  it('answers 404 for ids no IRI has, without asking the store', async () => {
+    const refused = [
+      'm%2fs', // lowercase hex
+      '%4D', // M, encoded
+      '%C3%A9t%C3%A9', // été, encoded
+      'm/s', // a / as it is (reaches the server as %2F)
+      'a%20b', // a space
+      '%FF', // no UTF-8
+      '%25', // a lone %
+      'A'.repeat(4097),
+    ];
+    for (const id of refused) {
+      for (const suffix of ['', '/group', '/relationships/related']) {
+        const before = sent.length;
+        const response = await api.get(path('things', id) + suffix);
+        expect(response.status, id + suffix).toBe(404);
+        expect(sent.length, `queries sent for ${id}${suffix}`).toBe(before);
+      }
+    }
+    // A well-formed id of no member is a 404 too, found by asking.
+    const before = sent.length;
+    expect((await api.get(path('things', 'Nope'))).status).toBe(404);
+    expect(sent.length).toBeGreaterThan(before);
+  });
+});

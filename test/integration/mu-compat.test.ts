@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { main } from '../../src/cli/main.js';
 import { loadFiles } from '../../src/load/load-files.js';
@@ -13,7 +13,7 @@ import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { captureIo } from '../support/cli-io.js';
-import { openSampleStore, SAMPLE_MAPPING, STORE_NAMES, type StoreName } from '../support/each-store.js';
+import { describeStores, openSampleStore, SAMPLE_MAPPING, type StoreName } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { nonEmpty } from '../support/non-empty.js';
 import { codePointCompare, Oracle, type Resource } from '../support/oracle.js';
@@ -42,44 +42,34 @@ const ids = (response: ApiResponse): string[] => {
 };
 
 /** Serves `mapping` over the store of each kind, for one suite per store; without Virtuoso, as the other suites do. */
-function describeStores(
+function describeMuStores(
   title: string,
   open: (store: StoreName) => Promise<{ store: Store; mapping: Mapping }>,
   body: (api: () => ApiClient, storeName: StoreName) => void,
 ): void {
-  const endpoint = inject('endpoint');
-  for (const storeName of STORE_NAMES) {
-    if (storeName === 'virtuoso' && 'skip' in endpoint) {
-      if (process.env.CI === 'true')
-        test(`[virtuoso] ${title} has a Virtuoso`, () => {
-          throw new Error(endpoint.skip);
-        });
-      continue;
-    }
-    describe(`[${storeName}] ${title}`, () => {
-      let store: Store | undefined;
-      let api: ApiClient | undefined;
-      beforeAll(async () => {
-        const opened = await open(storeName);
-        store = opened.store;
-        // The same data twice: with mu's filter syntax (the default dataset), and without (/api/plain).
-        api = await ApiClient.listen(
-          createApp({
-            datasets: [
-              { name: 'mu', mapping: opened.mapping, store, linkBase: '', options: { filterSyntax: MU } },
-              { name: 'plain', mapping: opened.mapping, store, linkBase: '/api/plain' },
-            ],
-            defaultDataset: 'mu',
-          }),
-        );
-      });
-      afterAll(async () => {
-        await api?.close();
-        await store?.close();
-      });
-      body(() => api!, storeName);
+  describeStores(title, (storeName) => {
+    let store: Store | undefined;
+    let api: ApiClient | undefined;
+    beforeAll(async () => {
+      const opened = await open(storeName);
+      store = opened.store;
+      // The same data twice: with mu's filter syntax (the default dataset), and without (/api/plain).
+      api = await ApiClient.listen(
+        createApp({
+          datasets: [
+            { name: 'mu', mapping: opened.mapping, store, linkBase: '', options: { filterSyntax: MU } },
+            { name: 'plain', mapping: opened.mapping, store, linkBase: '/api/plain' },
+          ],
+          defaultDataset: 'mu',
+        }),
+      );
     });
-  }
+    afterAll(async () => {
+      await api?.close();
+      await store?.close();
+    });
+    body(() => api!, storeName);
+  });
 }
 
 // --- 1. The sample dataset with mu's filter syntax ------------------------------------------
@@ -120,7 +110,7 @@ const sortOf = (oracle: Oracle, type: string) =>
 const expected = (oracle: Oracle, type: string, nativeQuery: string, from: Resource[] = oracle.members(type)) =>
   oracle.order(type, filterResources(oracle, type, from, encode(nativeQuery)), sortOf(oracle, type));
 
-describeStores(
+describeMuStores(
   'mu-cl-resources filters on the sample',
   async (name) => ({ store: await openSampleStore(name), mapping: sampleMapping }),
   (api) => {
@@ -241,7 +231,7 @@ const DOMAIN_CASES: [string, string, string][] = [
   ['libraries', 'filter[holdings][authors][name]=dubois', 'filter[holdings.authors.name][contains]=dubois'],
 ];
 
-describeStores(
+describeMuStores(
   'an imported mu-cl-resources domain',
   async (name) => {
     if (name === 'embedded') return { store: await createOxigraphStore({ files: [MU_DATA] }), mapping: muMapping };
@@ -251,7 +241,7 @@ describeStores(
     await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [MU_DATA] });
     return { store: createHttpStore({ endpointUrl: endpoint.endpointUrl, graph }), mapping: muMapping };
   },
-  (api, storeName) => {
+  (api, _storeName) => {
     it('was imported with exit 0', () => {
       expect(exitCode, io.err.join('\n')).toBe(0);
     });

@@ -54,13 +54,13 @@ export function sampleApp(mapping: Mapping, store: Store, options: Omit<AppOptio
 let warned = false;
 
 /**
- * Defines a suite once and runs it against every store: `[embedded] title` and `[virtuoso] title`,
- * the same requests and the same expectations. Without a Virtuoso the second is skipped with one
- * loud line, except with CI=true, where that is a failure.
+ * Defines a suite once per store, `[embedded] title` and `[virtuoso] title`, for suites that open
+ * their stores themselves (`storeName` says which). Without a Virtuoso the second is skipped with
+ * one loud line, except with CI=true, where that is a failure.
  */
-export function describeEachStore(title: string, body: (harness: () => Harness) => void): void {
+export function describeStores(title: string, body: (storeName: StoreName) => void): void {
+  const endpoint = inject('endpoint');
   for (const storeName of STORE_NAMES) {
-    const endpoint = inject('endpoint');
     if (storeName === 'virtuoso' && 'skip' in endpoint) {
       if (process.env.CI === 'true') {
         describe(`[virtuoso] ${title}`, () =>
@@ -70,25 +70,30 @@ export function describeEachStore(title: string, body: (harness: () => Harness) 
       } else {
         if (!warned) console.warn(`\n!!! SKIPPED every [virtuoso] suite: ${endpoint.skip}\n`);
         warned = true;
-        describe.skip(`[virtuoso] ${title}`, () =>
-          body(() => {
-            throw new Error('skipped');
-          }));
+        describe.skip(`[virtuoso] ${title}`, () => body(storeName));
       }
       continue;
     }
-    describe(`[${storeName}] ${title}`, () => {
-      let harness: Harness | undefined;
-      beforeAll(async () => {
-        const [mapping, store] = await Promise.all([loadMapping(SAMPLE_MAPPING), openSampleStore(storeName)]);
-        const app = sampleApp(mapping, store);
-        harness = { storeName, api: await ApiClient.listen(app), mapping, store };
-      });
-      afterAll(async () => {
-        await harness?.api.close();
-        await harness?.store.close();
-      });
-      body(() => harness!);
-    });
+    describe(`[${storeName}] ${title}`, () => body(storeName));
   }
+}
+
+/**
+ * Defines a suite once and runs it against every store ({@link describeStores}), each serving the
+ * sample ({@link sampleApp}): the same requests and the same expectations.
+ */
+export function describeEachStore(title: string, body: (harness: () => Harness) => void): void {
+  describeStores(title, (storeName) => {
+    let harness: Harness | undefined;
+    beforeAll(async () => {
+      const [mapping, store] = await Promise.all([loadMapping(SAMPLE_MAPPING), openSampleStore(storeName)]);
+      const app = sampleApp(mapping, store);
+      harness = { storeName, api: await ApiClient.listen(app), mapping, store };
+    });
+    afterAll(async () => {
+      await harness?.api.close();
+      await harness?.store.close();
+    });
+    body(() => harness!);
+  });
 }
