@@ -2,9 +2,8 @@ import { LRUCache } from 'lru-cache';
 import type { Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
 import type { KeyValue } from '../request/cursor.js';
-import { buildKeyHistogramQuery, buildRangeCountQuery, ROWS } from '../sparql/key-histogram.js';
+import { buildKeyHistogramQuery, buildRangeWindowQuery, ROWS } from '../sparql/key-histogram.js';
 import type { KeyRange } from '../sparql/keyset-clause.js';
-import { buildListQuery } from '../sparql/list-query.js';
 import { toText } from '../sparql/to-text.js';
 import type { Row, Store } from '../store/store.js';
 import { countValue, keyValueReader } from './rows.js';
@@ -38,46 +37,54 @@ interface Span {
   readonly offset: number;
 }
 
-/**
- * Whether a list's windows can be read through its first key's histogram ({@link histogramRows}).
- */
-export const hasHistogram = (mapping: Mapping, request: ListRequest): boolean =>
-  buildKeyHistogramQuery(mapping, request, 1) !== undefined;
+/** What reading a window through the histogram gave: its rows, or the count alone (read it the plain way). */
+export type HistogramRead =
+  | { readonly kind: 'rows'; readonly rows: Row[]; readonly total: number }
+  | { readonly kind: 'plain'; readonly total: number };
 
 /**
- * The rows of an offset window of a list, read through its first key's histogram
- * (`sparql/key-histogram.ts`): the histogram and the list's `total` (its count) say which key
- * values the window's rows have, and only the members with those values are sorted. `undefined`
- * when the list can't be read this way, or when the counts don't add up: the histogram's rows are not
- * `total` (a member with two values of a single-valued key, a class triple in two graphs), or the
- * key range holds other rows than its blocks' (two values that tie in ORDER BY but count apart,
- * such as 1 and 1.0). The caller then reads the window the plain way, which is always right.
+ * An offset window of a list read through its first key's histogram (`sparql/key-histogram.ts`):
+ * one query gives the list's count and the histogram, which say which key values the window's
+ * rows have; a second reads the window from the members with those values only, and counts the
+ * rows in their range. `undefined` when the list can't be read this way (the caller reads it the
+ * plain way, count and window side by side). `plain`, with the count, when it could but should
+ * not: fewer than `minMembers` members, more than {@link MAX_VALUES} values, or counts that don't
+ * add up: the histogram's rows are not the count (a member with two values of a single-valued
+ * key, a class triple in two graphs), or the range holds other rows than its blocks' (two values
+ * that tie in ORDER BY but count apart, such as 1 and 1.0). The plain way is always right.
  */
-export async function histogramRows(
+export async function histogramWindow(
   mapping: Mapping,
   request: ListRequest,
   window: Window,
   store: Store,
-  total: number,
-): Promise<Row[] | undefined> {
+  minMembers = HISTOGRAM_MIN_MEMBERS,
+): Promise<HistogramRead | undefined> {
   const query = buildKeyHistogramQuery(mapping, request, MAX_VALUES + 1);
   if (!query) return undefined;
   const text = toText(query);
   if (manyValues.has(text)) return undefined;
   const lane = listLane(request);
-  const histogram = await store.select(text, { lane });
-  if (histogram.length > MAX_VALUES) {
-    manyValues.set(text, true);
-    return undefined;
-  }
+  const found = await store.select(text, { lane });
+  const total = countValue(
+    found.find((row) => row.count !== undefined),
+    'count',
+  );
+  const histogram = found.filter((row) => row[ROWS.value] !== undefined);
+  if (histogram.length > MAX_VALUES) manyValues.set(text, true);
+  if (histogram.length > MAX_VALUES || total < minMembers) return { kind: 'plain', total };
   const span = spanOf(blocksOf(request, histogram), window, total);
-  if (span === 'empty') return [];
-  if (!span) return undefined;
-  const [rows, [counted]] = await Promise.all([
-    runQuery(store, buildListQuery(mapping, request, { ...window, offset: span.offset }, undefined, span.range), lane),
-    runQuery(store, buildRangeCountQuery(mapping, request, span.range), lane),
-  ]);
-  return countValue(counted, ROWS.value) === span.rows ? rows : undefined;
+  if (span === 'empty') return { kind: 'rows', rows: [], total };
+  if (!span) return { kind: 'plain', total };
+  const rows = await runQuery(
+    store,
+    buildRangeWindowQuery(mapping, request, { ...window, offset: span.offset }, span.range),
+    lane,
+  );
+  const counted = rows.find((row) => row[ROWS.value] !== undefined);
+  return countValue(counted, ROWS.value) === span.rows
+    ? { kind: 'rows', rows: rows.filter((row) => row !== counted), total }
+    : { kind: 'plain', total };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Member } from '../shape/resource-objects.js';
 import { buildCountQuery, buildListQuery } from '../sparql/list-query.js';
 import { toText } from '../sparql/to-text.js';
 import { type Row, type Store, StoreError } from '../store/store.js';
-import { HISTOGRAM_MIN_MEMBERS, hasHistogram, histogramRows } from './histogram-window.js';
+import { histogramWindow } from './histogram-window.js';
 import {
   cursorSlice,
   type MembersRead,
@@ -154,7 +154,7 @@ async function cachedList(
 /**
  * An offset window of a list's members from the store, and the list's total when `count` is set:
  * through the first sort key's histogram when the list allows it (`histogram-window.ts`), else
- * sorted whole.
+ * sorted whole, with the count from the histogram's query or beside the window's.
  */
 async function storeWindow(
   mapping: Mapping,
@@ -163,15 +163,11 @@ async function storeWindow(
   count: boolean,
   store: Store,
 ): Promise<{ members: Member[]; total?: number }> {
-  // The count first, when it decides: a long list is read through its histogram.
-  const total = count && hasHistogram(mapping, request) ? await countOf(mapping, request, store) : undefined;
-  const found =
-    total !== undefined && total >= HISTOGRAM_MIN_MEMBERS
-      ? await histogramRows(mapping, request, window, store, total)
-      : undefined;
-  const read = found
-    ? { rows: found, total }
-    : await listRows(mapping, request, window, undefined, count, store, total);
+  const histogram = count ? await histogramWindow(mapping, request, window, store) : undefined;
+  const read =
+    histogram?.kind === 'rows'
+      ? histogram
+      : await listRows(mapping, request, window, undefined, count, store, histogram?.total);
   return { members: membersOf(request.type, read.rows, request.parent !== undefined), total: read.total };
 }
 

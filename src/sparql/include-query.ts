@@ -1,7 +1,7 @@
 import type { GroupPattern, Pattern, SelectQuery, UnionPattern } from 'sparqljs';
 import type { Attribute, Relationship, ResourceType } from '../mapping/model.js';
 import { bgp, integer, iri, values, variable } from './ast.js';
-import { attributePatterns, exactValue, orNone } from './fetch-query.js';
+import { exactValue, optionalAttributes } from './fetch-query.js';
 import { idVariable, linkTriple, memberPatterns } from './members.js';
 
 /** One relationship to follow in an include query, from known source resources. */
@@ -28,7 +28,7 @@ const { branch: N, source: SRC, target: T, field: F, value: O } = INCLUDE_VARIAB
 /**
  * Builds the one query of an include level: a UNION branch per relationship to follow, each
  * starting from its sources (VALUES), keeping targets that are members of the target type, and
- * fetching the target's attribute values, or none (`orNone`). Rows are `?n ?src ?t ?t_id ?f ?o`: `?n` is the
+ * OPTIONALly fetching the target's attribute values (`optionalAttributes`). Rows are `?n ?src ?t ?t_id ?f ?o`: `?n` is the
  * branch's index, `?t_id` the id literal of `predicate`-strategy targets, and a target with no
  * value yields one row with `?f ?o` unbound. So one query gives both the linkage (source → targets)
  * and the included resources' attributes, whatever the number of sources.
@@ -49,11 +49,10 @@ export function buildIncludeQuery(branches: readonly IncludeBranch[]): SelectQue
 }
 
 function branchPatterns({ relationship, target, sources, attributes }: IncludeBranch, n: number): Pattern[] {
-  const attributeValues = attributePatterns(attributes, T, O);
   return [
     values(sources.map((source) => ({ n: integer(n), src: iri(source) }))),
     bgp(linkTriple(relationship, SRC, T)),
     ...memberPatterns(target, T),
-    ...orNone(attributeValues),
+    ...optionalAttributes(attributes, T, O),
   ];
 }

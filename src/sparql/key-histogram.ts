@@ -1,10 +1,10 @@
-import { type SelectQuery, type VariableExpression, Wildcard } from 'sparqljs';
+import { type Pattern, type SelectQuery, type VariableExpression, Wildcard } from 'sparqljs';
 import type { Mapping } from '../mapping/model.js';
-import type { ListRequest } from '../plan/plan.js';
+import type { ListRequest, Window } from '../plan/plan.js';
 import { aggregate, filter, variable } from './ast.js';
-import { type KeyRange, rangeClauses } from './keyset-clause.js';
-import { listPatterns, SUBJECT, select } from './list-query.js';
-import { keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
+import { type KeyRange, keysetOrder, rangeClauses } from './keyset-clause.js';
+import { buildCountQuery, buildListQuery, listPatterns, SUBJECT, select } from './list-query.js';
+import { idSortExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
 
 /*
  * A list sorted by a key with few distinct values (a year, a status, a category) can be paged
@@ -15,17 +15,19 @@ import { keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
  * that the counts add up, and reads the page the plain way when they don't).
  */
 
-/** Each histogram row's count of rows, `?rows`. */
+/** Each histogram row's count of rows, `?rows`; the list's count is `?count` (`buildCountQuery`). */
 export const ROWS = variable('rows');
 
 const countRows = (): VariableExpression => ({ expression: aggregate('count', new Wildcard()), variable: ROWS });
 
 /**
- * The histogram of a list's first sort key: one row per distinct value (`?key0`, and for a number
- * key its exact text), with `?rows`, the list's rows that have it (members without the key make one
- * row with `?key0` unbound), in the list's order of the values (the rows without a usable value
- * anywhere: the reader puts them last), at most `limit` rows. `undefined` when the list
- * can't be paged this way: it hangs off a parent, or its first key is the id or not flat.
+ * The list's count (one row with `?count`, {@link buildCountQuery}) and the histogram of its
+ * first sort key: one row per distinct value (`?key0`, and for a number key its exact text) with
+ * `?rows`, the list's rows that have it (members without the key make one row with `?key0`
+ * unbound), at most `limit` of them, in the list's order of the values (the rows without a usable
+ * value anywhere: the reader puts them last). One query, so that a page read through the
+ * histogram costs no more queries than a plain one. `undefined` when the list can't be paged this
+ * way: it hangs off a parent, or its first key is the id or not flat.
  *
  * @example buildKeyHistogramQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, 501)
  */
@@ -33,32 +35,55 @@ export function buildKeyHistogramQuery(mapping: Mapping, request: ListRequest, l
   const sort = firstKeySort(mapping, request);
   if (!sort) return undefined;
   const key = sort.keys[0]!;
-  return {
+  const histogram: SelectQuery = {
     ...select(request.type, []),
     variables: [keyVariable(0), ...(key.exact ? [key.exact] : []), countRows()],
     where: listPatterns(mapping, request, [sort.optionals[0]!]),
     group: [{ expression: keyVariable(0) }],
-    // Only the values: where the members without one go, the reader knows (last). Virtuoso 7.2
-    // orders a grouped query by IF(BOUND(?key0), 0, 1) as if every ?key0 were unbound.
-    order: [{ expression: key.value, descending: key.descending }],
     limit,
+  };
+  return {
+    ...select(request.type, []),
+    variables: [new Wildcard()],
+    where: [union(buildCountQuery(mapping, request), histogram)],
+    // The flat ORDER BY of the values, as the list orders them (not a grouped query's ORDER BY:
+    // Virtuoso 7.2 orders one by IF(BOUND(?key0), 0, 1) as if every ?key0 were unbound).
+    order: [{ expression: key.value, descending: key.descending }],
   };
 }
 
 /**
- * Counts the rows of a list whose first sort key lies in `range`: one row with `?rows`. The rows
- * are those {@link buildKeyHistogramQuery} counts, so the two must agree on every range.
+ * A window of a list's members whose first sort key lies in `range` (`buildListQuery` with the
+ * range, its key values projected), and in one more row `?rows`, the list's rows in the range:
+ * those {@link buildKeyHistogramQuery} counts, so that the two can be checked against each other.
+ * Ordered again outside the UNION, which keeps no order of its own.
  */
-export function buildRangeCountQuery(mapping: Mapping, request: ListRequest, range: KeyRange): SelectQuery {
+export function buildRangeWindowQuery(
+  mapping: Mapping,
+  request: ListRequest,
+  window: Window,
+  range: KeyRange,
+): SelectQuery {
   const sort = firstKeySort(mapping, request);
   if (!sort) throw new Error('A key range needs a flat attribute key first');
   const { optionals, condition } = rangeClauses(sort, range);
-  return {
+  const counted: SelectQuery = {
     ...select(request.type, []),
     variables: [countRows()],
     where: [...listPatterns(mapping, request, [optionals[0]!]), ...(condition ? [filter(condition)] : [])],
   };
+  return {
+    ...select(request.type, []),
+    variables: [new Wildcard()],
+    where: [union(buildListQuery(mapping, request, window, undefined, range), counted)],
+    order: keysetOrder(sort.keys, idSortExpression(request.type, SUBJECT), false),
+  };
 }
+
+const union = (...queries: SelectQuery[]): Pattern => ({
+  type: 'union',
+  patterns: queries.map((query): Pattern => ({ type: 'group', patterns: [query] })),
+});
 
 /** The sort clauses of a list whose first key is a flat attribute key, and that has no parent. */
 function firstKeySort(mapping: Mapping, request: ListRequest): SortClauses | undefined {

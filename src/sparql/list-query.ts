@@ -73,7 +73,8 @@ function flatListQuery(
   range?: KeyRange,
 ): SelectQuery {
   const id = idSortExpression(request.type, SUBJECT);
-  const keys = keyset ? sort.keys.flatMap((key, i) => (key.missing ? [keyVariable(i)] : [])) : [];
+  // Cursors read the keys; a range window is ordered again outside (key-histogram.ts).
+  const keys = keyset || range ? sort.keys.flatMap((key, i) => (key.missing ? [keyVariable(i)] : [])) : [];
   const inRange = range ? rangeClauses(sort, range) : { optionals: sort.optionals };
   const conditions = [
     ...sort.leastValueConditions,

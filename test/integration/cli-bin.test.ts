@@ -93,7 +93,7 @@ describe('cli: the executable', () => {
     expect(stderr()).toBe('');
   }, 30_000);
 
-  it('serve --data without --mapping: serves a scaffolded mapping, written beside the data', async () => {
+  it('serve --data without --mapping: serves a scaffolded mapping, written beside the data, and its description', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cli-scaffold-'));
     const data = join(dir, 'mine.ttl');
     await copyFile('data/sample.ttl', data);
@@ -106,6 +106,12 @@ describe('cli: the executable', () => {
         `no --mapping: serving a mapping scaffolded from the data, written to ${written}`,
       );
       const mapping = await loadMapping(written);
+      // It describes itself: a list operation per type of the scaffolded mapping.
+      const description = await fetch(`http://127.0.0.1:${port}/openapi.json`);
+      expect(description.status).toBe(200);
+      const { paths } = (await description.json()) as { paths: Record<string, { get?: unknown }> };
+      const lists = Object.keys(paths).filter((path) => paths[path]!.get && /^\/[^/]+$/.test(path));
+      expect(lists.sort()).toEqual([...mapping.types.keys()].map((type) => `/${type}`).sort());
       for (const type of mapping.types.keys()) {
         const response = await fetch(`http://127.0.0.1:${port}/${type}`, {
           headers: { Accept: 'application/vnd.api+json' },
