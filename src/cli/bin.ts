@@ -10,5 +10,9 @@ const code = await main(process.argv.slice(2), {
   env: process.env,
   signal: stop.signal,
 });
-// Writes to pipes and files are synchronous on Linux, so nothing printed is lost by exiting now.
+// Writes to a pipe may still be queued (past the pipe's 64 KB, the rest waits for the reader):
+// an empty write's callback runs once everything before it is out, then the process may end.
+await Promise.all(
+  [process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))),
+);
 process.exit(code);

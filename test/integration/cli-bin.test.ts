@@ -72,6 +72,21 @@ describe('cli: the executable', () => {
     expect(result.stderr).not.toMatch(STACK_TRACE);
   });
 
+  it('prints an OpenAPI description longer than a pipe holds, whole', () => {
+    const result = spawnSync(process.execPath, [...BIN, 'openapi', '--mapping', 'mappings/sample.yaml'], {
+      cwd: ROOT,
+      env: cleanEnv(),
+      encoding: 'utf8',
+      timeout: 20_000,
+      maxBuffer: 64 * 2 ** 20,
+    });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout.length).toBeGreaterThan(2 ** 16); // past one pipe buffer: the exit must wait for the reader
+    const document = JSON.parse(result.stdout) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toContain('/trade-activities');
+  });
+
   it('serves, and exits 0 on SIGTERM', async () => {
     const {
       child,
