@@ -10,9 +10,11 @@ import { idSortExpression, keyVariable, type SortClauses, sortClauses } from './
  * A list sorted by a key with few distinct values (a year, a status, a category) can be paged
  * without sorting all its members: count the members per key value (the histogram, one GROUP BY
  * the store answers from its index), add the counts up to find which key values the page's rows
- * have, and sort only the members with those values. Over 70,000 members with 8 years this is
- * 8 + 13 ms on Virtuoso against 80 ms for the whole sort (execute/histogram-window.ts checks
- * that the counts add up, and reads the page the plain way when they don't).
+ * have, and sort only the members with those values. Over 70,000 trade activities sorted by year
+ * this is 25 ms on Virtuoso for the count with the histogram and 25 ms for one year's page with
+ * its range count, against 13 ms for the count and 80 ms for the whole sort
+ * (execute/histogram-window.ts checks that the counts add up, and reads the page the plain way
+ * when they don't).
  */
 
 /** Each histogram row's count of rows, `?rows`; the list's count is `?count` (`buildCountQuery`). */

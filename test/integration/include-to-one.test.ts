@@ -1,13 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { loadFiles } from '../../src/load/load-files.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
-import { createHttpStore } from '../../src/store/http-store.js';
-import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient } from '../support/api-client.js';
-import { describeStores, SAMPLE_MAPPING } from '../support/each-store.js';
+import { describeStores, openStoreWith, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { codePointCompare, Oracle } from '../support/oracle.js';
 
@@ -18,20 +14,14 @@ import { codePointCompare, Oracle } from '../support/oracle.js';
 const FILES = [SAMPLE_DATA, 'test/fixtures/include-two-origins.ttl'];
 const mapping = await loadMapping(SAMPLE_MAPPING);
 const oracle = Oracle.fromFile(FILES, mapping);
-const endpoint = inject('endpoint');
+const _endpoint = inject('endpoint');
 const activity = oracle.member('trade-activities', '7c1e0a42')!;
 
 describeStores(`include through a to-one relationship with two targets`, (storeName) => {
   let store: Store;
   let api: ApiClient;
   beforeAll(async () => {
-    if (storeName === 'embedded') {
-      store = await createOxigraphStore({ files: FILES });
-    } else if (!('skip' in endpoint)) {
-      const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
-      await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: FILES });
-      store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
-    }
+    store = await openStoreWith(storeName, FILES);
     api = await ApiClient.listen(createApp({ datasets: [{ name: 'sample', mapping, store, linkBase: '' }] }));
   });
   afterAll(async () => {

@@ -1,15 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Parser } from 'n3';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { loadFiles } from '../../src/load/load-files.js';
 import { compileMapping } from '../../src/mapping/load-mapping.js';
-import { createHttpStore } from '../../src/store/http-store.js';
-import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, CURSOR_PAGE } from '../support/api-client.js';
-import { describeStores } from '../support/each-store.js';
+import { describeStores, openStoreWith } from '../support/each-store.js';
 import { codePointCompare } from '../support/oracle.js';
 
 /**
@@ -150,19 +146,13 @@ const SORTS = [
 
 // --- The suites ---------------------------------------------------------------------------
 
-const endpoint = inject('endpoint');
+const _endpoint = inject('endpoint');
 
 describeStores(`language choice`, (storeName) => {
   let store: Store;
   let api: ApiClient;
   beforeAll(async () => {
-    if (storeName === 'embedded') {
-      store = await createOxigraphStore({ files: [FIXTURE] });
-    } else if (!('skip' in endpoint)) {
-      const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
-      await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [FIXTURE] });
-      store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
-    }
+    store = await openStoreWith(storeName, [FIXTURE]);
     api = await ApiClient.listen(createApp({ datasets: [{ name: 'units', mapping, store, linkBase: '' }] }));
   });
   afterAll(async () => {

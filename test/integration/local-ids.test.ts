@@ -1,16 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { loadFiles } from '../../src/load/load-files.js';
 import { compileMapping } from '../../src/mapping/load-mapping.js';
-import { createHttpStore } from '../../src/store/http-store.js';
-import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, CURSOR_PAGE } from '../support/api-client.js';
-import { describeStores } from '../support/each-store.js';
+import { describeStores, openStoreWith } from '../support/each-store.js';
 import { codePointCompare, Oracle } from '../support/oracle.js';
 import { noteQueries } from '../support/query-log.js';
 
@@ -107,20 +103,14 @@ describe('local ids: the fixture', () => {
   });
 });
 
-const endpoint = inject('endpoint');
+const _endpoint = inject('endpoint');
 
 describeStores(`local ids`, (storeName) => {
   let store: Store;
   let api: ApiClient;
   const sent: string[] = [];
   beforeAll(async () => {
-    if (storeName === 'embedded') {
-      store = await createOxigraphStore({ files: [FIXTURE] });
-    } else if (!('skip' in endpoint)) {
-      const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
-      await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [FIXTURE] });
-      store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
-    }
+    store = await openStoreWith(storeName, [FIXTURE]);
     const dataset = { name: 'local', mapping, store: noteQueries(store, sent), linkBase: '' };
     api = await ApiClient.listen(createApp({ datasets: [dataset] }));
   });

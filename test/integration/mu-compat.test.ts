@@ -1,19 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { main } from '../../src/cli/main.js';
-import { loadFiles } from '../../src/load/load-files.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../src/mapping/model.js';
-import { createHttpStore } from '../../src/store/http-store.js';
-import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { captureIo } from '../support/cli-io.js';
-import { describeStores, openSampleStore, SAMPLE_MAPPING, type StoreName } from '../support/each-store.js';
+import {
+  describeStores,
+  openSampleStore,
+  openStoreWith,
+  SAMPLE_MAPPING,
+  type StoreName,
+} from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { nonEmpty } from '../support/non-empty.js';
 import { codePointCompare, Oracle, type Resource } from '../support/oracle.js';
@@ -233,14 +235,7 @@ const DOMAIN_CASES: [string, string, string][] = [
 
 describeMuStores(
   'an imported mu-cl-resources domain',
-  async (name) => {
-    if (name === 'embedded') return { store: await createOxigraphStore({ files: [MU_DATA] }), mapping: muMapping };
-    const endpoint = inject('endpoint');
-    if ('skip' in endpoint) throw new Error(endpoint.skip);
-    const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
-    await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [MU_DATA] });
-    return { store: createHttpStore({ endpointUrl: endpoint.endpointUrl, graph }), mapping: muMapping };
-  },
+  async (name) => ({ store: await openStoreWith(name, [MU_DATA]), mapping: muMapping }),
   (api, _storeName) => {
     it('was imported with exit 0', () => {
       expect(exitCode, io.err.join('\n')).toBe(0);

@@ -1,24 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { writeDataset } from '../../scripts/generate.js';
 import { createApp } from '../../src/app.js';
-import { loadFiles } from '../../src/load/load-files.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
-import { createHttpStore } from '../../src/store/http-store.js';
-import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, queryCount } from '../support/api-client.js';
-import { describeStores, SAMPLE_MAPPING } from '../support/each-store.js';
+import { describeStores, openStoreWith, SAMPLE_MAPPING } from '../support/each-store.js';
 
 /**
  * The number of SPARQL queries does not grow with the number of resources: the same request
  * shapes cost the same on a generated dataset of 300 activities as the README's table says.
  */
 const ACTIVITIES = 300;
-const endpoint = inject('endpoint');
+const _endpoint = inject('endpoint');
 
 describeStores(`queries per request on ${ACTIVITIES} generated activities`, (storeName) => {
   let dir: string;
@@ -28,13 +24,7 @@ describeStores(`queries per request on ${ACTIVITIES} generated activities`, (sto
     dir = await mkdtemp(join(tmpdir(), 'sparql-jsonapi-count-'));
     const file = join(dir, 'generated.nt');
     await writeDataset({ activities: ACTIVITIES, seed: 7 }, file);
-    if (storeName === 'embedded') {
-      store = await createOxigraphStore({ files: [file] });
-    } else if (!('skip' in endpoint)) {
-      const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
-      await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [file] });
-      store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
-    }
+    store = await openStoreWith(storeName, [file]);
     api = await ApiClient.listen(
       createApp({
         datasets: [{ name: 'generated', mapping: await loadMapping(SAMPLE_MAPPING), store, linkBase: '' }],

@@ -1,15 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { loadFiles } from '../../src/load/load-files.js';
 import { compileMapping } from '../../src/mapping/load-mapping.js';
-import { createHttpStore } from '../../src/store/http-store.js';
-import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient } from '../support/api-client.js';
+import { describeStores, openStoreWith } from '../support/each-store.js';
 import { codePointCompare } from '../support/oracle.js';
 
 /*
@@ -125,36 +122,27 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const SORTS = Object.keys(KEYS).flatMap((k) => [k, `-${k}`]);
 
-for (const storeName of ['embedded', 'virtuoso'] as const) {
-  describe(`[${storeName}] a single-valued key the data gives several values`, () => {
-    let store: Store;
-    let api: ApiClient;
-    beforeAll(async () => {
-      if (storeName === 'embedded') store = await createOxigraphStore({ files: [file] });
-      else {
-        const endpoint = inject('endpoint');
-        if ('skip' in endpoint) throw new Error(endpoint.skip);
-        const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
-        await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [file] });
-        store = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
-      }
-      api = await ApiClient.listen(createApp({ datasets: [{ name: 'several', mapping, store, linkBase: '' }] }));
-    });
-    afterAll(async () => {
-      await api?.close();
-      await store?.close();
-    });
-
-    it('the data does break the mapping on every key', () => {
-      for (const kind of ['name', 'weight', 'born', 'active', 'group'] as const)
-        expect(Object.values(ITEMS).some((v) => v[kind].length > 1)).toBe(true);
-      expect(Object.values(RANKS).some((r) => r.length > 1)).toBe(true);
-    });
-
-    it.each(SORTS)('sort=%s lists each item once, by its least value, by offset and by cursor', async (sort) => {
-      const expected = expectedOrder(sort);
-      expect(await walk(api, sort, false)).toEqual(expected);
-      expect(await walk(api, sort, true)).toEqual(expected);
-    });
+describeStores('a single-valued key the data gives several values', (storeName) => {
+  let store: Store;
+  let api: ApiClient;
+  beforeAll(async () => {
+    store = await openStoreWith(storeName, [file]);
+    api = await ApiClient.listen(createApp({ datasets: [{ name: 'several', mapping, store, linkBase: '' }] }));
   });
-}
+  afterAll(async () => {
+    await api?.close();
+    await store?.close();
+  });
+
+  it('the data does break the mapping on every key', () => {
+    for (const kind of ['name', 'weight', 'born', 'active', 'group'] as const)
+      expect(Object.values(ITEMS).some((v) => v[kind].length > 1)).toBe(true);
+    expect(Object.values(RANKS).some((r) => r.length > 1)).toBe(true);
+  });
+
+  it.each(SORTS)('sort=%s lists each item once, by its least value, by offset and by cursor', async (sort) => {
+    const expected = expectedOrder(sort);
+    expect(await walk(api, sort, false)).toEqual(expected);
+    expect(await walk(api, sort, true)).toEqual(expected);
+  });
+});

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import { type AppOptions, createApp } from '../../src/app.js';
+import { loadFiles } from '../../src/load/load-files.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../src/mapping/model.js';
 import { createHttpStore } from '../../src/store/http-store.js';
@@ -27,6 +29,19 @@ export async function openSampleStore(name: StoreName): Promise<Store> {
   const endpoint = inject('endpoint');
   if ('skip' in endpoint) throw new Error(endpoint.skip);
   return createHttpStore({ endpointUrl: endpoint.endpointUrl, graph: endpoint.graph });
+}
+
+/**
+ * Opens a store of the named kind holding `files`: the embedded store reading them, or a fresh
+ * graph of the shared Virtuoso that they are loaded into.
+ */
+export async function openStoreWith(name: StoreName, files: readonly string[]): Promise<Store> {
+  if (name === 'embedded') return createOxigraphStore({ files: [...files] });
+  const endpoint = inject('endpoint');
+  if ('skip' in endpoint) throw new Error(endpoint.skip);
+  const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
+  await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [...files] });
+  return createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
 }
 
 /**
