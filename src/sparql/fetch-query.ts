@@ -43,11 +43,7 @@ export function buildFetchQuery(
  *
  * @example attributePatterns([label], variable('t'), variable('o'))
  */
-function attributePatterns(
-  attributes: readonly Attribute[],
-  subject: VariableTerm,
-  object: VariableTerm,
-): Pattern[] {
+function attributePatterns(attributes: readonly Attribute[], subject: VariableTerm, object: VariableTerm): Pattern[] {
   const branches = attributes.map(
     (a): GroupPattern => ({
       type: 'group',
