@@ -58,7 +58,8 @@ export function buildKeyHistogramQuery(mapping: Mapping, request: ListRequest, l
  * A window of a list's members whose first sort key lies in `range` (`buildListQuery` with the
  * range, its key values projected), and in one more row `?rows`, the list's rows in the range:
  * those {@link buildKeyHistogramQuery} counts, so that the two can be checked against each other.
- * Ordered again outside the UNION, which keeps no order of its own.
+ * Ordered again outside the UNION, which keeps no order of its own. Only for a list whose
+ * histogram added up to its count (`execute/histogram-window.ts`).
  */
 export function buildRangeWindowQuery(
   mapping: Mapping,
@@ -69,17 +70,24 @@ export function buildRangeWindowQuery(
   const sort = firstKeySort(mapping, request);
   if (!sort) throw new Error('A key range needs a flat attribute key first');
   const { optionals, condition } = rangeClauses(sort, range);
+  const inRange = (extra: Pattern[]) => [
+    ...listPatterns(mapping, request, extra),
+    ...(condition ? [filter(condition)] : []),
+  ];
+  const order = keysetOrder(sort.keys, idSortExpression(request.type, SUBJECT), false);
   const counted: SelectQuery = {
     ...select(request.type, []),
     variables: [countRows()],
-    where: [...listPatterns(mapping, request, [optionals[0]!]), ...(condition ? [filter(condition)] : [])],
+    where: inRange([optionals[0]!]),
   };
-  return {
-    ...select(request.type, []),
-    variables: [new Wildcard()],
-    where: [union(buildListQuery(mapping, request, window, undefined, range), counted)],
-    order: keysetOrder(sort.keys, idSortExpression(request.type, SUBJECT), false),
-  };
+  // One attribute key: the histogram's rows added up to the count, so each member has one row
+  // with one value of it, and the page needs neither the least-value guard nor DISTINCT (4 to
+  // 5 ms of Virtuoso's 20 for a year's page). With more keys, the others may still have several.
+  const page: SelectQuery =
+    sort.keys.filter((key) => key.present).length === 1
+      ? { ...select(request.type, [keyVariable(0)], window), where: inRange(optionals), order }
+      : buildListQuery(mapping, request, window, undefined, range);
+  return { ...select(request.type, []), variables: [new Wildcard()], where: [union(page, counted)], order };
 }
 
 const union = (...queries: SelectQuery[]): Pattern => ({
