@@ -7,7 +7,9 @@
  *
  * So an id is always one URL path segment: `/`, `?`, `#` and `%` itself are encoded, and so are
  * the characters a query string or a filter list treats specially (`&`, `=`, `+`, `,`, `;`) and
- * every space, symbol, control or private-use character. An id has exactly one spelling: a
+ * every space, symbol, control or private-use character. A local name that is `.` or `..` has no
+ * id (a dot segment, which URL parsers resolve away in any spelling): the IRIs `base.` and
+ * `base..` are no members (`sparql/members.ts`). An id has exactly one spelling: a
  * character that is kept must not be encoded (`%41`) and hex digits are uppercase (`%2F`, not
  * `%2f`); any other spelling is no id ({@link decodeLocalId} says `syntax`).
  */
@@ -20,6 +22,11 @@ const KEPT_CLASS = String.raw`A-Za-z0-9\-._~!$'()*:@\p{L}\p{N}\p{M}`;
 const KEPT = new RegExp(`^[${KEPT_CLASS}]$`, 'u');
 /** An id's shape: kept characters and uppercase percent-encodings (canonical or not: see decodeLocalId). */
 const ID_SYNTAX = new RegExp(`^(?:[${KEPT_CLASS}]|%[0-9A-F]{2})+$`, 'u');
+/**
+ * `.` and `..`: dot segments, which URL parsers resolve away however they are written
+ * (`/units/..` and `/units/%2E%2E` are both `/`), so no id can stand for them.
+ */
+const DOT_SEGMENT = /^\.\.?$/;
 /** Most local names (QUDT's `KiloGM-PER-M3`) are ASCII that needs no encoding: no per-character walk. */
 const PLAIN = /^[A-Za-z0-9\-._~!$'()*:@]*$/;
 
@@ -59,7 +66,8 @@ export type DecodedLocalId =
  * @example decodeLocalId('%FF') // { kind: 'not-utf8' }
  */
 export function decodeLocalId(id: string): DecodedLocalId {
-  if (id.length === 0 || id.length > LOCAL_ID_MAX || !ID_SYNTAX.test(id)) return { kind: 'syntax' };
+  if (id.length === 0 || id.length > LOCAL_ID_MAX || !ID_SYNTAX.test(id) || DOT_SEGMENT.test(id))
+    return { kind: 'syntax' };
   if (PLAIN.test(id)) return { kind: 'text', text: id };
   let text: string;
   try {

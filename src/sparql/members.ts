@@ -1,4 +1,4 @@
-import type { Pattern, Triple, VariableTerm } from 'sparqljs';
+import type { Expression, Pattern, Triple, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { IdStrategy, Mapping, Relationship, ResourceType } from '../mapping/model.js';
 import { bgp, filter, integer, iri, literal, op, RDF_TYPE, str, triple, values, variable, xsdString } from './ast.js';
@@ -19,16 +19,27 @@ export function memberPatterns(type: ResourceType, subject: VariableTerm): Patte
       ? op('regex', str(subject), literal(`^${escapeRegex(id.prefix)}[0-9a-f]+${escapeRegex(id.suffix)}$`))
       : id.base === ''
         ? op('isiri', subject)
-        : op(
-            '&&',
-            op('strstarts', str(subject), literal(id.base)),
-            op('>', op('strlen', str(subject)), integer(id.base.length)),
-          );
+        : underBase(id.base, subject, id.kind === 'local');
   // Flat, not a group of its own: inside an EXISTS or an OPTIONAL, a sub-group is evaluated on its
   // own (every member of the type) before the join, which made a filter through a relationship
   // cost the whole type per resource on Oxigraph. The list query groups its own member patterns
   // (see list-query.ts), where sort BINDs would share the group.
   return [classAndId, filter(test)];
+}
+
+/**
+ * `subject` is an IRI that starts with `base` and goes on past it; for `local` ids not `base.` or
+ * `base..`, whose local names are dot segments and have no id (`mapping/local-id.ts`).
+ */
+function underBase(base: string, subject: VariableTerm, local: boolean): Expression {
+  const under = op(
+    '&&',
+    op('strstarts', str(subject), literal(base)),
+    op('>', op('strlen', str(subject)), integer(base.length)),
+  );
+  if (!local) return under;
+  const notDots = op('&&', op('!=', str(subject), literal(`${base}.`)), op('!=', str(subject), literal(`${base}..`)));
+  return op('&&', under, notDots);
 }
 
 /**

@@ -52,8 +52,10 @@ function turtle(): string {
     );
   });
   for (const name of GROUP_NAMES) lines.push(`<${GROUPS}${name}> a ex:Group ; ex:label "group ${name}" .`);
-  // Not members: the base itself (no local name), another namespace, a blank node.
+  // Not members: the base itself (no local name), dot segments (no id can stand for them), another
+  // namespace, a blank node.
   lines.push(`<${THINGS}> a ex:Thing ; ex:label "the base" .`);
+  lines.push(`<${THINGS}.> a ex:Thing ; ex:label "dot" .`, `<${THINGS}..> a ex:Thing ; ex:label "dot dot" .`);
   lines.push(`<http://example.org/elsewhere/M> a ex:Thing ; ex:label "elsewhere" .`);
   lines.push(`[] a ex:Thing ; ex:label "blank" .`);
   return `${lines.join('\n')}\n`;
@@ -94,7 +96,7 @@ const query = (params: Record<string, string>) => new URLSearchParams(params).to
 const ids = (body: { data: { id: string }[] }) => body.data.map((r) => r.id);
 
 describe('local ids: the fixture', () => {
-  it('has every thing but the three non-members, and sorting by IRI differs from sorting by id text', () => {
+  it('has every thing but the five non-members, and sorting by IRI differs from sorting by id text', () => {
     const things = oracle.members('things');
     expect(things.map((t) => t.iri).sort()).toEqual(LOCAL_NAMES.map((n) => THINGS + n).sort());
     const byText = things.map((t) => t.id).sort(codePointCompare);

@@ -266,6 +266,7 @@ export class Oracle {
     }
     if (!subject.value.startsWith(id.base) || subject.value.length === id.base.length) return undefined;
     const local = subject.value.slice(id.base.length);
+    if (id.kind === 'local' && (local === '.' || local === '..')) return undefined; // dot segments: no id, no member
     if (id.kind === 'local')
       // Letters, digits, marks and - . _ ~ ! $ ' ( ) * : @ as they are; all else as %XX of its UTF-8.
       return [...local]
