@@ -1,5 +1,6 @@
 import type { Term } from '@rdfjs/types';
 import { badParameter } from '../errors/json-api-error.js';
+import { memberSortKey } from '../mapping/ids.js';
 import type { ResourceType } from '../mapping/model.js';
 import { DEFAULT_REQUEST_LIMITS } from '../plan/plan.js';
 import { shownAttributes } from '../plan/shown-attributes.js';
@@ -81,8 +82,8 @@ export async function includeRelated(
     level = level.flatMap(({ node, sources }, n) => {
       const { targets: targetsOf, values } = found[n]!;
       const reached = new Map<string, Entry>();
-      // In the order of the target's list (sort-clauses.ts idSortExpression): local ids by IRI.
-      const key = node.type.id.kind === 'local' ? (m: Member) => m.iri : (m: Member) => m.id;
+      // In the order of the target's list: by id or by IRI, as its strategy sorts.
+      const key = (member: Member) => memberSortKey(node.type.id, member);
       for (const source of sources) {
         const all = [...(targetsOf.get(source.member.iri)?.values() ?? [])].sort((a, b) =>
           codePointCompare(key(a), key(b)),

@@ -5,9 +5,10 @@ import type { IdStrategy } from './model.js';
 /**
  * Ids are opaque lowercase hexadecimal strings (the spec), except `local` ids (`local-id.ts`).
  * The `predicate` strategy also allows dashes, so that mu-cl-resources' UUIDs (`5a3f…-…`) keep
- * working. Bounded lengths keep a hostile id from growing a query.
+ * working. Bounded lengths keep a hostile id from growing a query. Exported for the scaffold,
+ * which proposes a strategy only when the data's ids fit it.
  */
-const ID_PATTERNS = {
+export const ID_PATTERNS = {
   predicate: /^[0-9a-f](?:[0-9a-f-]{0,127})$/,
   template: /^[0-9a-f]{1,256}$/,
   hex: /^(?:[0-9a-f]{2}){1,2048}$/,
@@ -132,5 +133,24 @@ export function iriToId(strategy: Exclude<IdStrategy, { kind: 'predicate' }>, ir
 export function idSortValue(strategy: IdStrategy, id: string): string | undefined {
   const lookup = idToLookup(strategy, id);
   if (!lookup) return undefined;
-  return lookup.kind === 'literal' || (strategy.kind === 'template' && strategy.suffix !== '') ? id : lookup.iri;
+  return lookup.kind === 'literal' || sortsByIdText(strategy) ? id : lookup.iri;
 }
+
+/**
+ * Whether a strategy's ids sort as their own text (predicate ids, templates with a suffix) or as
+ * their IRIs (hex, local, templates without a suffix; for hex and such templates the two orders
+ * agree): the one rule behind `sort=id`, every tie-break (`sparql/sort-clauses.ts`
+ * idSortExpression), cursors ({@link idSortValue}) and the order of a resource's linkage.
+ *
+ * @example sortsByIdText({ kind: 'local', base: 'http://x/' }) // false: `m/s` before `m0`, as the IRIs
+ */
+export const sortsByIdText = (strategy: IdStrategy): boolean =>
+  strategy.kind === 'predicate' || (strategy.kind === 'template' && strategy.suffix !== '');
+
+/**
+ * What a member sorts by among its type's members ({@link sortsByIdText}).
+ *
+ * @example memberSortKey({ kind: 'local', base: 'http://x/' }, { id: 'm%2Fs', iri: 'http://x/m/s' }) // 'http://x/m/s'
+ */
+export const memberSortKey = (strategy: IdStrategy, member: { readonly id: string; readonly iri: string }): string =>
+  sortsByIdText(strategy) ? member.id : member.iri;

@@ -1,4 +1,5 @@
 import type { Expression, Ordering, Pattern, VariableExpression, VariableTerm } from 'sparqljs';
+import { sortsByIdText } from '../mapping/ids.js';
 import type { Attribute, Mapping, ResourceType, SortKey } from '../mapping/model.js';
 import { XSD_BOOLEAN } from '../rdf/vocabulary.js';
 import { valueOrder } from '../request/filter-values.js';
@@ -61,14 +62,14 @@ export const keyVariable = (i: number): VariableTerm => variable(`key${i}`);
 export const exactKeyVariable = (i: number): VariableTerm => variable(`key${i}_exact`);
 
 /**
- * The expression a resource's id sorts by. `hex` ids sort like their IRIs (hex of UTF-8 bytes
- * keeps code point order) and so do template ids without a suffix; STR() because Virtuoso does
- * not order by an IRI's text otherwise.
+ * The expression a resource's id sorts by (`mapping/ids.ts` sortsByIdText): the id's text, or the
+ * IRI's (`hex` ids sort like their IRIs, hex of UTF-8 bytes keeping code point order, and so do
+ * template ids without a suffix); STR() because Virtuoso does not order by an IRI's text otherwise.
  */
 export function idSortExpression(type: ResourceType, subject: VariableTerm): Expression {
   const id = type.id;
   if (id.kind === 'predicate') return str(idVariable(subject));
-  if (id.kind === 'template' && id.suffix !== '') {
+  if (id.kind === 'template' && sortsByIdText(id)) {
     const text = str(subject);
     return op(
       'substr',
