@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { findExecutable, type LocalVirtuoso, startLocalVirtuoso } from './virtuoso-local.js';
 
 /** What the command line asks for. */
-export interface VirtuosoCommand {
+interface VirtuosoCommand {
   httpPort: number;
   sqlPort: number;
   dataDir: string | undefined;
@@ -33,7 +33,7 @@ const DBA_PASSWORD = 'dba';
  *
  * @example parseVirtuosoArgs(['--port', '0']) // → { httpPort: 0, sqlPort: 1111, dataDir: undefined, graph: 'http://example.org/graph/mine' }
  */
-export function parseVirtuosoArgs(argv: readonly string[]): VirtuosoCommand {
+function parseVirtuosoArgs(argv: readonly string[]): VirtuosoCommand {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -61,7 +61,7 @@ export function parseVirtuosoArgs(argv: readonly string[]): VirtuosoCommand {
  *
  * @example readyText({ httpPort: 8890, sqlPort: 1111, dir: '/tmp/v', stop }, { graph: 'http://example.org/graph/mine', dataDir: undefined })
  */
-export function readyText(v: LocalVirtuoso, command: Pick<VirtuosoCommand, 'graph' | 'dataDir'>): string {
+function readyText(v: LocalVirtuoso, command: Pick<VirtuosoCommand, 'graph' | 'dataDir'>): string {
   const base = `http://127.0.0.1:${v.httpPort}`;
   const database =
     command.dataDir === undefined

@@ -1,5 +1,6 @@
+import type { z } from 'zod';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
-import { compileMapping } from '../mapping/load-mapping.js';
+import { compileMapping, isFieldName, isTypeName } from '../mapping/load-mapping.js';
 import type { MappingFile } from '../mapping/mapping-schema.js';
 import { attributeFor, MU_CORE, XSD } from './attribute-types.js';
 import {
@@ -34,11 +35,6 @@ export interface Conversion {
 
 type Types = MappingFile['types'];
 type TypeEntry = Types[string];
-
-/** JSON:API member names, as the mapping loader takes them; mu's paths are usually fine. */
-const MEMBER_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9_-]*[a-zA-Z0-9])?$/;
-const RESERVED_TYPES = new Set(['api', 'health']);
-const RESERVED_FIELDS = new Set(['id', 'type', 'links', 'relationships']);
 
 /**
  * Converts a mu-cl-resources `domain.json` (parsed JSON) into a mapping: one type per resource,
@@ -91,7 +87,7 @@ export function convertDomain(raw: unknown): Conversion {
       skip(`${where}.class`, `${classTerm.problem}; the resource is skipped`);
       continue;
     }
-    if (!MEMBER_NAME.test(type) || RESERVED_TYPES.has(type)) {
+    if (!isTypeName(type)) {
       skip(where, `the path '${type}' can't be a type name here (letters, digits, - and _; not api or health)`);
       continue;
     }
@@ -124,71 +120,70 @@ export function convertDomain(raw: unknown): Conversion {
     for (const feature of resource.features ?? [])
       skip(`${where}.features`, `'${feature}' is a mu-cl-resources feature with no equivalent here`);
     const fields = new Set<string>();
+    // What attributes and relationships share: the entry's shape, its keys, the field name, the predicate.
+    const readField = <T extends Record<string, unknown> & { predicate: MuUri }>(
+      at: string,
+      field: string,
+      value: unknown,
+      schema: z.ZodType<T>,
+      known: readonly string[],
+    ): { data: T; predicate: string } | undefined => {
+      const checked = schema.safeParse(value);
+      if (!checked.success) {
+        skip(at, `not converted: ${issues(checked.error)}`);
+        return undefined;
+      }
+      unknownKeys(checked.data, known, at, skip);
+      if (!isFieldName(field) || fields.has(field)) {
+        skip(at, `'${field}' can't be a field name here (a member name, unique, not id, type, links or relationships)`);
+        return undefined;
+      }
+      const predicate = term(checked.data.predicate);
+      if (predicate.problem !== undefined) {
+        skip(at, predicate.problem);
+        return undefined;
+      }
+      return { data: checked.data, predicate: predicate.term };
+    };
     const attributes: NonNullable<TypeEntry['attributes']> = {};
     for (const [attributeKey, value] of Object.entries(resource.attributes ?? {})) {
       const at = `${where}.attributes.${attributeKey}`;
-      const checked = attributeSchema.safeParse(value);
-      if (!checked.success) {
-        skip(at, `not converted: ${issues(checked.error)}`);
-        continue;
-      }
-      unknownKeys(checked.data, KNOWN_KEYS.attribute, at, skip);
       // mu ignores capitals in attribute names.
       const field = attributeKey.toLowerCase();
-      const predicate = term(checked.data.predicate);
-      if (!MEMBER_NAME.test(field) || RESERVED_FIELDS.has(field) || fields.has(field)) {
-        skip(at, `'${field}' can't be a field name here (a member name, unique, not id, type, links or relationships)`);
-        continue;
-      }
-      if (predicate.problem !== undefined) {
-        skip(at, predicate.problem);
-        continue;
-      }
-      const converted = attributeFor(checked.data.type, (local) => own('xsd', XSD, local));
+      const read = readField(at, field, value, attributeSchema, KNOWN_KEYS.attribute);
+      if (read === undefined) continue;
+      const converted = attributeFor(read.data.type, (local) => own('xsd', XSD, local));
       if (converted.kind === 'unknown')
-        skip(`${at}.type`, `'${checked.data.type}' is not a type mu-cl-resources documents; served as text`);
+        skip(`${at}.type`, `'${read.data.type}' is not a type mu-cl-resources documents; served as text`);
       if (converted.note) fieldNotes.set(`${type}.${field}`, converted.note);
       const { language, many } = converted;
       const datatype = converted.datatype && compact(converted.datatype, prefixes);
       attributes[field] =
         datatype || language || many
           ? {
-              predicate: predicate.term,
+              predicate: read.predicate,
               ...(datatype && { datatype }),
               ...(language && { language }),
               ...(many && { many }),
             }
-          : predicate.term;
+          : read.predicate;
       fields.add(field);
     }
     const relationships: NonNullable<TypeEntry['relationships']> = {};
     for (const [field, value] of Object.entries(resource.relationships ?? {})) {
       const at = `${where}.relationships.${field}`;
-      const checked = relationshipSchema.safeParse(value);
-      if (!checked.success) {
-        skip(at, `not converted: ${issues(checked.error)}`);
-        continue;
-      }
-      unknownKeys(checked.data, KNOWN_KEYS.relationship, at, skip);
-      const predicate = term(checked.data.predicate);
-      const target = targetType(checked.data.target);
-      if (!MEMBER_NAME.test(field) || RESERVED_FIELDS.has(field) || fields.has(field)) {
-        skip(at, `'${field}' can't be a field name here (a member name, unique, not id, type, links or relationships)`);
-        continue;
-      }
-      if (predicate.problem !== undefined) {
-        skip(at, predicate.problem);
-        continue;
-      }
+      const read = readField(at, field, value, relationshipSchema, KNOWN_KEYS.relationship);
+      if (read === undefined) continue;
+      const target = targetType(read.data.target);
       if (target === undefined) {
-        skip(at, `the target '${checked.data.target}' is no resource of this domain (or was skipped)`);
+        skip(at, `the target '${read.data.target}' is no resource of this domain (or was skipped)`);
         continue;
       }
       relationships[field] = {
-        predicate: predicate.term,
+        predicate: read.predicate,
         target,
-        cardinality: checked.data.cardinality.toLowerCase() as 'one' | 'many',
-        ...(checked.data.inverse && { inverse: true }),
+        cardinality: read.data.cardinality.toLowerCase() as 'one' | 'many',
+        ...(read.data.inverse && { inverse: true }),
       };
       fields.add(field);
     }

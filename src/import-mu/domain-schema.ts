@@ -9,7 +9,7 @@ import { z } from 'zod';
  */
 
 /** A class or predicate: `"foaf:name"`, `"http://…"`, or mu's `{ "type": "prefix" | "url", "value": … }`. */
-export const uriSchema = z.union([
+const uriSchema = z.union([
   z.string().min(1),
   z.strictObject({ type: z.enum(['prefix', 'url']), value: z.string().min(1) }),
 ]);
@@ -19,7 +19,6 @@ export const attributeSchema = z.looseObject({
   type: z.string({ error: 'expected a type name such as string, number or datetime' }).min(1),
   predicate: z.string({ error: 'expected a predicate (foaf:name or a full IRI)' }).min(1),
 });
-export type MuAttribute = z.infer<typeof attributeSchema>;
 
 export const relationshipSchema = z.looseObject({
   predicate: uriSchema,
@@ -29,7 +28,6 @@ export const relationshipSchema = z.looseObject({
     .refine((c) => ['one', 'many'].includes(c.toLowerCase()), { error: 'expected "one" or "many"' }),
   inverse: z.boolean({ error: 'expected true or false' }).optional(),
 });
-export type MuRelationship = z.infer<typeof relationshipSchema>;
 
 export const resourceSchema = z.looseObject({
   name: z.string().min(1).optional(),
@@ -47,12 +45,11 @@ export const domainSchema = z.looseObject({
   prefixes: z.record(z.string(), z.string({ error: 'expected a namespace IRI' })).optional(),
   resources: z.record(z.string(), z.unknown(), { error: 'expected an object of resources keyed by API path' }),
 });
-export type MuDomain = z.infer<typeof domainSchema>;
 
-/** The keys of each part that the converter reads; any other key is reported as not converted. */
+/** The keys each part's schema declares, the ones the converter reads; any other key is reported as not converted. */
 export const KNOWN_KEYS = {
-  domain: ['version', 'prefixes', 'resources'],
-  resource: ['name', 'path', 'class', 'attributes', 'relationships', 'features', 'new-resource-base'],
-  attribute: ['type', 'predicate'],
-  relationship: ['predicate', 'target', 'cardinality', 'inverse'],
-} as const;
+  domain: Object.keys(domainSchema.shape),
+  resource: Object.keys(resourceSchema.shape),
+  attribute: Object.keys(attributeSchema.shape),
+  relationship: Object.keys(relationshipSchema.shape),
+};

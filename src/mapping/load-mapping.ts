@@ -23,6 +23,24 @@ const MEMBER_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9_-]*[a-zA-Z0-9])?$/;
 const RESERVED_TYPES = new Set(['api', 'health']);
 const RESERVED_FIELDS = new Set(['id', 'type', 'links', 'relationships']);
 
+/**
+ * Whether a mapping may name a type so: a member name the router does not reserve.
+ *
+ * @example isTypeName('people') // true; isTypeName('api') // false
+ */
+export function isTypeName(name: string): boolean {
+  return MEMBER_NAME.test(name) && !RESERVED_TYPES.has(name);
+}
+
+/**
+ * Whether a mapping may name an attribute or relationship so: a member name JSON:API does not reserve.
+ *
+ * @example isFieldName('first-name') // true; isFieldName('type') // false
+ */
+export function isFieldName(field: string): boolean {
+  return MEMBER_NAME.test(field) && !RESERVED_FIELDS.has(field);
+}
+
 /** Reads a YAML or JSON mapping file and compiles it; throws {@link MappingError} listing every problem. */
 export async function loadMapping(file: string): Promise<Mapping> {
   let raw: unknown;
@@ -80,7 +98,7 @@ function compileTypes(file: MappingFile, problems: string[]): Map<string, Resour
   const types = new Map<string, ResourceType>();
   for (const [name, spec] of Object.entries(file.types)) {
     const at = `types.${name}`;
-    if (!MEMBER_NAME.test(name) || RESERVED_TYPES.has(name))
+    if (!isTypeName(name))
       problems.push(`${at}: '${name}' is not a usable type name (letters, digits, - and _; not api or health)`);
     const idSpec = spec.id ?? file.id;
     const attributes = new Map<string, Attribute>();

@@ -66,7 +66,7 @@ export function parsePage(
 ): PageRequest {
   const raw = new Map(parameters.map((p) => [p.members[0]!, p.value]));
   const offsetForm = parameters.filter((p) => OFFSET_FORM.includes(p.members[0]!));
-  if (offsetForm.length > 0) return offsetFormPage(parameters, offsetForm, limits, cursorProfile);
+  if (offsetForm.length > 0) return offsetFormPage(parameters, raw, offsetForm, limits, cursorProfile);
   const sizeValue = raw.get('size');
   const range = raw.has('after') && raw.has('before');
   const size = pageSize('page[size]', sizeValue, range ? limits.maxSize : limits.defaultSize, limits);
@@ -93,9 +93,13 @@ export function parsePage(
   return { kind: 'offset', number, size };
 }
 
-/** `page[offset]` and `page[limit]`, alone: nothing of another form of pagination beside them. */
+/**
+ * `page[offset]` and `page[limit]`, alone: nothing of another form of pagination beside them.
+ * `raw` is every page member's value; once the checks pass, those are the offset form's only.
+ */
 function offsetFormPage(
   parameters: readonly FamilyParameter[],
+  raw: ReadonlyMap<string, string>,
   offsetForm: readonly FamilyParameter[],
   limits: PageLimits,
   cursorProfile: boolean,
@@ -120,7 +124,6 @@ function offsetFormPage(
       offsetForm[0]!.name,
       `With the cursor pagination profile, pages take page[size] and start at a cursor or a page[number]; ${given} are offset pagination.`,
     );
-  const raw = new Map(offsetForm.map((p) => [p.members[0]!, p.value]));
   const size = pageSize('page[limit]', raw.get('limit'), limits.defaultSize, limits);
   const offsetValue = raw.get('offset');
   const offset =
