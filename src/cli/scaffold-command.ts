@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { redactCredentials } from '../load/redact.js';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
 import { ScaffoldError, scaffoldMapping } from '../scaffold/scaffold.js';
+import { sourceDescription } from '../scaffold/source-description.js';
 import { createHttpStore } from '../store/http-store.js';
 import { createOxigraphStore, GraphNotFoundError } from '../store/oxigraph-store.js';
 import type { Store } from '../store/store.js';
@@ -68,7 +68,7 @@ export async function runScaffold(argv: readonly string[], io: CliIo): Promise<n
     line(io.stderr, `${problem}\n\n${SCAFFOLD_USAGE}`);
     return 2;
   }
-  const description = data.length ? data.join(', ') : redactCredentials(`${endpoint}${graph ? ` <${graph}>` : ''}`);
+  const description = sourceDescription({ data, ...(endpoint && { endpoint }), ...(graph && { graph }) });
   let store: Store;
   try {
     store = endpoint

@@ -5,6 +5,8 @@
 
 export const XSD = 'http://www.w3.org/2001/XMLSchema#';
 export const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+export const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
+export const SH = 'http://www.w3.org/ns/shacl#';
 
 export const XSD_STRING = `${XSD}string`;
 export const XSD_BOOLEAN = `${XSD}boolean`;
@@ -13,6 +15,7 @@ export const XSD_DOUBLE = `${XSD}double`;
 export const XSD_FLOAT = `${XSD}float`;
 export const RDF_TYPE = `${RDF}type`;
 export const RDF_LANG_STRING = `${RDF}langString`;
+export const RDFS_CLASS = `${RDFS}Class`;
 
 /** The local names of `xsd:integer` and the XSD types derived from it. */
 export const INTEGER_TYPE_NAMES: readonly string[] = Object.freeze([

@@ -1,3 +1,4 @@
+import { ID_PATTERNS } from '../mapping/ids.js';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
 
 /**
@@ -11,9 +12,16 @@ export type IdProposal = (
   | { readonly kind: 'hex'; readonly base: string }
 ) & { readonly why: string };
 
-/** What `mapping/ids.ts` accepts as a template id and as a predicate id. */
-const TEMPLATE_ID = /^[0-9a-f]{1,256}$/;
-const PREDICATE_ID = /^[0-9a-f](?:[0-9a-f-]{0,127})$/;
+/** An id proposal that the member IRIs alone decide (no `mu:uuid`-like literal). */
+export type IriIdProposal = Exclude<IdProposal, { readonly kind: 'predicate' }>;
+
+/** The strategy that fits any IRI: the last resort. */
+export const WHOLE_IRI_HEX: IriIdProposal = {
+  kind: 'hex',
+  base: '',
+  why: 'member IRIs share no namespace: the id is the hex of the whole IRI',
+};
+
 /**
  * A local name a person reads in a URL: letters, digits, `_ . ~ -`, not too long. `local` ids
  * would take anything (they percent-encode the rest), but `/units/M-PER-SEC` is the point of them.
@@ -53,11 +61,16 @@ export function commonBase(iris: readonly string[]): string {
  * @example proposeId(['http://x/c/01', 'http://x/c/0a']) // { kind: 'template', prefix: 'http://x/c/', why: … }
  * @example proposeId(['http://qudt.org/vocab/unit/M', 'http://qudt.org/vocab/unit/KiloGM']).kind // 'local'
  */
+export function proposeId(memberIris: readonly string[]): IriIdProposal;
+export function proposeId(
+  memberIris: readonly string[],
+  uuid: { readonly predicate: string; readonly values: readonly string[] } | undefined,
+): IdProposal;
 export function proposeId(
   memberIris: readonly string[],
   uuid?: { readonly predicate: string; readonly values: readonly string[] },
 ): IdProposal {
-  if (uuid && uuid.values.length > 0 && uuid.values.every((v) => PREDICATE_ID.test(v)))
+  if (uuid && uuid.values.length > 0 && uuid.values.every((v) => ID_PATTERNS.predicate.test(v)))
     return {
       kind: 'predicate',
       predicate: uuid.predicate,
@@ -65,7 +78,7 @@ export function proposeId(
     };
   const base = commonBase(memberIris);
   const rests = memberIris.map((iri) => iri.slice(base.length));
-  if (base !== '' && rests.every((rest) => TEMPLATE_ID.test(rest)))
+  if (base !== '' && rests.every((rest) => ID_PATTERNS.template.test(rest)))
     return { kind: 'template', prefix: base, why: `every member IRI is ${base} then lowercase hex` };
   if (base !== '' && rests.every((rest) => READABLE.test(rest)))
     return { kind: 'local', base, why: `every member IRI is ${base} then a readable local name` };
@@ -75,5 +88,5 @@ export function proposeId(
       base,
       why: `member IRIs start with ${base}, but their local names are not all readable`,
     };
-  return { kind: 'hex', base: '', why: 'member IRIs share no namespace: the id is the hex of the whole IRI' };
+  return WHOLE_IRI_HEX;
 }

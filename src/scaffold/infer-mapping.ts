@@ -86,7 +86,7 @@ export function inferMapping(facts: Introspection, declared: Readonly<Record<str
         relationships.push({ ...rest, inverse: f.inverse ?? false, name: book.claim(candidates, 'related') });
       }
     }
-    if (!shaped) relationships.push(...inverses(c, classes, forward, typeOf, short, book, self.name));
+    if (!shaped) relationships.push(...inverses(c, forward, typeOf, short, book, self.name));
     const label = attributes
       .filter((a) => !a.many && a.language !== '*' && LABELS.includes(localName(a.predicate).toLowerCase()))
       .sort(
@@ -124,7 +124,6 @@ const byUse = (a: PredicateStats, b: PredicateStats) => b.members - a.members ||
  */
 function inverses(
   c: ClassStats,
-  classes: readonly ClassStats[],
   forward: ReadonlyMap<string, { fields: readonly FieldProposal[] }>,
   typeOf: (iri: string) => { readonly name: string } | undefined,
   short: (iri: string) => string,
@@ -137,8 +136,8 @@ function inverses(
     const from = typeOf(i.fromClass);
     const fields = forward.get(i.fromClass)?.fields ?? [];
     const intoThis = fields.filter((f) => f.kind === 'relationship' && !f.inverse && f.target === self);
+    // `from`: a class with a type, so one of `classes` (only they get one).
     if (!from || !intoThis.some((f) => f.predicate === i.predicate)) continue;
-    if (!classes.some((k) => k.iri === i.fromClass)) continue;
     const verb = kebab(localName(i.predicate)).replace(/^(has|is)-(?=.)/, '');
     const many = i.max > 1;
     // topConceptOf backwards is the top concepts; broader backwards, broader-of.

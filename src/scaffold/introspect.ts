@@ -1,7 +1,8 @@
 import type { Term } from '@rdfjs/types';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
+import { SH } from '../rdf/vocabulary.js';
 import type { Row, Store } from '../store/store.js';
-import { type IdProposal, proposeId } from './id-strategy.js';
+import { type IdProposal, proposeId, WHOLE_IRI_HEX } from './id-strategy.js';
 import type { ClassStats, Introspection, PredicateStats, Spread } from './model.js';
 import { localName } from './names.js';
 import {
@@ -26,7 +27,6 @@ export interface IntrospectOptions {
   readonly signal?: AbortSignal;
 }
 
-const SH = 'http://www.w3.org/ns/shacl#';
 /** Rows any per-class query returns at most: predicates × datatypes × languages stay well below. */
 const ROW_LIMIT = 5000;
 /** How many times a proposed id strategy is corrected by a member that does not fit it. */
@@ -68,27 +68,31 @@ export async function introspect(store: Store, options: IntrospectOptions = {}):
 type Ask = (query: string) => Promise<Row[]>;
 
 async function describeClass(ask: Ask, iri: string, members: number, size: number): Promise<ClassStats> {
-  const sampleIris = (await ask(membersQuery(iri, size))).flatMap((r) => (r.s ? [r.s.value] : []));
-  const [predicateRows, literalRows, objectRows, incomingRows] = [
-    await ask(predicatesQuery(iri, size, ROW_LIMIT)),
-    await ask(literalsQuery(iri, size, ROW_LIMIT)),
-    await ask(objectClassesQuery(iri, size, ROW_LIMIT)),
-    await ask(incomingQuery(iri, size, ROW_LIMIT)),
-  ];
+  // Independent queries, asked together: five at most, within any store's heavy lane and queue.
+  const [memberRows, predicateRows, literalRows, objectRows, incomingRows] = await Promise.all([
+    ask(membersQuery(iri, size)),
+    ask(predicatesQuery(iri, size, ROW_LIMIT)),
+    ask(literalsQuery(iri, size, ROW_LIMIT)),
+    ask(objectClassesQuery(iri, size, ROW_LIMIT)),
+    ask(incomingQuery(iri, size, ROW_LIMIT)),
+  ]);
+  const sampleIris = memberRows.flatMap((r) => (r.s ? [r.s.value] : []));
+  const literalsOf = byPredicate(literalRows);
+  const objectsOf = byPredicate(objectRows);
   const predicates = predicateRows
     .filter((r) => r.p && isSafeAbsoluteIri(r.p.value))
     .map((r): PredicateStats => {
       const p = r.p!.value;
       const datatypes: Record<string, Spread> = {};
       const languages: Record<string, Spread> = {};
-      for (const l of literalRows.filter((l) => l.p?.value === p)) {
+      for (const l of literalsOf.get(p) ?? []) {
         const tag = (l.language?.value ?? '').toLowerCase();
         const spread = { members: count(l.members), max: count(l.max) };
         if (tag !== '') languages[tag] = merge(languages[tag], spread);
         else if (l.datatype) datatypes[l.datatype.value] = merge(datatypes[l.datatype.value], spread);
       }
       const objectClasses: Record<string, number> = {};
-      for (const o of objectRows.filter((o) => o.p?.value === p))
+      for (const o of objectsOf.get(p) ?? [])
         objectClasses[o.class?.value ?? ''] = (objectClasses[o.class?.value ?? ''] ?? 0) + count(o.values);
       return {
         iri: p,
@@ -150,14 +154,26 @@ async function checkedId(
     return byLiteral;
   for (let round = 0; round < ID_ROUNDS; round++) {
     const proposal = proposeId(iris);
-    if (proposal.kind === 'predicate') return proposal;
     const base = proposal.kind === 'template' ? proposal.prefix : proposal.base;
     if (base === '') return proposal;
     const [outlier] = await ask(outlierQuery(classIri, base, proposal.kind === 'template'));
     if (!outlier?.s) return proposal;
     iris.push(outlier.s.value);
   }
-  return { kind: 'hex', base: '', why: 'member IRIs share no namespace: the id is the hex of the whole IRI' };
+  return WHOLE_IRI_HEX;
+}
+
+/** Rows grouped by their `?p`, in order: one pass, so that each predicate finds its rows at once. */
+function byPredicate(rows: readonly Row[]): Map<string, Row[]> {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const p = row.p?.value;
+    if (p === undefined) continue;
+    const group = groups.get(p);
+    if (group) group.push(row);
+    else groups.set(p, [row]);
+  }
+  return groups;
 }
 
 function merge(a: Spread | undefined, b: Spread): Spread {

@@ -101,15 +101,6 @@ export class NameBook {
     }
   }
 
-  /**
-   * Whether a name is already handed out.
-   *
-   * @example book.has('label') // true once claimed
-   */
-  has(name: string): boolean {
-    return this.taken.has(name);
-  }
-
   private take(name: string): string {
     this.taken.add(name);
     return name;

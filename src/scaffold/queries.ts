@@ -1,5 +1,6 @@
+import { ID_PATTERNS } from '../mapping/ids.js';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
-import { RDF_TYPE } from '../rdf/vocabulary.js';
+import { RDF_TYPE, RDFS_CLASS, SH } from '../rdf/vocabulary.js';
 
 /**
  * The SPARQL a scaffold asks, as fixed text. The only values that enter it are IRIs read from the
@@ -8,9 +9,6 @@ import { RDF_TYPE } from '../rdf/vocabulary.js';
  * its rows, and per-class queries look at a sample of the members only, so that a scaffold takes
  * seconds on a store of millions of triples.
  */
-
-const SH = 'http://www.w3.org/ns/shacl#';
-const RDFS_CLASS = 'http://www.w3.org/2000/01/rdf-schema#Class';
 
 /**
  * `<iri>`, for an IRI the server accepts; throws otherwise (the caller skips what it can't name).
@@ -27,6 +25,15 @@ function iriText(iri: string): string {
   iriRef(iri);
   return `"${iri}"`;
 }
+
+/** A SPARQL string literal (STRING_LITERAL2) of any text, `\` `"` and line breaks escaped. */
+function stringLiteral(text: string): string {
+  const escapes: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r' };
+  return `"${text.replace(/["\\\n\r]/g, (c) => escapes[c]!)}"`;
+}
+
+/** `mapping/ids.ts`'s template ids as a SPARQL regex (its syntax is the XPath subset both share). */
+const TEMPLATE_ID_REGEX = stringLiteral(ID_PATTERNS.template.source);
 
 /** A sub-select of up to `size` members of the class: the sample the per-class queries describe. */
 function sample(classIri: string, size: number, variable = 's'): string {
@@ -126,7 +133,7 @@ export function valuesQuery(classIri: string, predicate: string, size: number): 
  * @example outlierQuery('http://x.org/C', 'http://x.org/c/', true) // … !STRSTARTS(STR(?s), "http://x.org/c/") || !REGEX(…) … LIMIT 1
  */
 export function outlierQuery(classIri: string, base: string, hex: boolean): string {
-  const rest = hex ? ` || !REGEX(SUBSTR(STR(?s), ${[...base].length + 1}), "^[0-9a-f]{1,256}$")` : '';
+  const rest = hex ? ` || !REGEX(SUBSTR(STR(?s), ${[...base].length + 1}), ${TEMPLATE_ID_REGEX})` : '';
   return `SELECT ?s WHERE { ?s a ${iriRef(classIri)} FILTER(isIRI(?s) && (!STRSTARTS(STR(?s), ${iriText(base)})${rest})) } LIMIT 1`;
 }
 

@@ -3,7 +3,7 @@ import { declaredPrefixes } from './file-prefixes.js';
 import { inferMapping } from './infer-mapping.js';
 import { type IntrospectOptions, introspect } from './introspect.js';
 import type { ScaffoldMapping } from './model.js';
-import { mappingObject, writeMapping } from './write-mapping.js';
+import { type WrittenMapping, writeMapping } from './write-mapping.js';
 
 /** A dataset a scaffold can't map: no class has a member with an IRI. */
 export class ScaffoldError extends Error {
@@ -17,13 +17,9 @@ export interface ScaffoldOptions extends IntrospectOptions {
   readonly description: string;
 }
 
-export interface Scaffold {
+export interface Scaffold extends WrittenMapping {
   /** The proposal, with what each part rests on. */
   readonly scaffold: ScaffoldMapping;
-  /** The commented YAML mapping. */
-  readonly yaml: string;
-  /** The same mapping as a plain object, for `compileMapping`. */
-  readonly mapping: unknown;
 }
 
 /**
@@ -40,9 +36,5 @@ export async function scaffoldMapping(store: Store, options: ScaffoldOptions): P
     throw new ScaffoldError(
       `${options.description}: no class has a member with an IRI (no "?s a ?class" triple), so there is nothing to map`,
     );
-  return {
-    scaffold,
-    yaml: writeMapping(scaffold, { description: options.description }),
-    mapping: mappingObject(scaffold),
-  };
+  return { scaffold, ...writeMapping(scaffold, { description: options.description }) };
 }

@@ -6,14 +6,12 @@ import { compileMapping } from '../mapping/load-mapping.js';
 import type { Mapping } from '../mapping/model.js';
 import type { Store } from '../store/store.js';
 import { scaffoldMapping } from './scaffold.js';
+import { type DataSource, sourceDescription } from './source-description.js';
 
 /** Where a dataset's data is, as `serve` knows it. */
-export interface ServedData {
+export interface ServedData extends DataSource {
   /** The dataset's name, for messages. */
   readonly dataset: string;
-  readonly data?: readonly string[];
-  readonly endpoint?: string;
-  readonly graph?: string;
 }
 
 /**
@@ -37,9 +35,7 @@ export function mappingFileFor(files: readonly string[]): string {
  * @example const mapping = await scaffoldForServe(store, { dataset: 'default', data: ['mine.ttl'] }, logger)
  */
 export async function scaffoldForServe(store: Store, served: ServedData, logger: Logger): Promise<Mapping> {
-  const description = served.data?.length
-    ? served.data.join(', ')
-    : `${served.endpoint}${served.graph ? ` <${served.graph}>` : ''}`;
+  const description = sourceDescription(served);
   const started = performance.now();
   const { yaml, mapping, scaffold } = await scaffoldMapping(store, {
     ...(served.data && { files: served.data }),

@@ -1,11 +1,17 @@
 import type { Term } from '@rdfjs/types';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
-import { RDF_LANG_STRING, XSD_STRING } from '../rdf/vocabulary.js';
+import { RDF_LANG_STRING, SH, XSD_STRING } from '../rdf/vocabulary.js';
 import type { Row } from '../store/store.js';
 import { type FieldContext, type FieldProposal, inferField, literalOptions, spreadNote } from './fields.js';
 import type { IncomingStats, NodeShape, PredicateStats, ShapeProperty } from './model.js';
 
-const SH_IRI_KINDS = new Set(['http://www.w3.org/ns/shacl#IRI', 'http://www.w3.org/ns/shacl#BlankNodeOrIRI']);
+const SH_IRI_KINDS = new Set([`${SH}IRI`, `${SH}BlankNodeOrIRI`]);
+
+/** A row's IRI value, when it is one the server accepts. */
+const iri = (term: Term | undefined) =>
+  term?.termType === 'NamedNode' && isSafeAbsoluteIri(term.value) ? term.value : undefined;
+/** A row's number (NaN when it is none: dropped with the undefined values). */
+const number = (term: Term | undefined) => (term === undefined ? undefined : Number(term.value));
 
 /**
  * The node shapes of `queries.ts` `shapesQuery` rows, one per target class (the shapes of one
@@ -27,9 +33,6 @@ export function shapesFromRows(rows: readonly Row[]): NodeShape[] {
     byClass.set(classIri, properties);
     const seen = properties.get(key);
     const nameRank = rankName(row.name);
-    const iri = (term: Term | undefined) =>
-      term?.termType === 'NamedNode' && isSafeAbsoluteIri(term.value) ? term.value : undefined;
-    const number = (term: Term | undefined) => (term === undefined ? undefined : Number(term.value));
     const next = {
       path,
       inverse,

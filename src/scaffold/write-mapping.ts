@@ -21,25 +21,26 @@ const HOW_TO_ADJUST = `A starting point: read it, adjust it, and serve it with -
   - inverse: true relationships follow another type's predicate backwards
 Counts come from a sample of each class's members (see each type's comment).`;
 
-/**
- * The YAML text of a scaffolded mapping, commented: a header saying how it was made and what to
- * adjust; per type its class, member count and why its id strategy was chosen; per field what
- * the sample showed (how many members carry it, datatypes, languages, classes of its values).
- *
- * @example writeMapping(inferMapping(facts), { description: 'data/sample.ttl' }) // '# Scaffolded by sparql-jsonapi from data/sample.ttl …'
- */
-export function writeMapping(scaffold: ScaffoldMapping, source: ScaffoldSource): string {
-  const text = mappingDocument(scaffold, source).toString({ lineWidth: 0, flowCollectionPadding: true });
-  return text.endsWith('\n') ? text : `${text}\n`;
+/** A scaffolded mapping, written once: the text for the file and the object it parses to. */
+export interface WrittenMapping {
+  /** The commented YAML text. */
+  readonly yaml: string;
+  /** The same mapping as a plain object, for `compileMapping`. */
+  readonly mapping: unknown;
 }
 
 /**
- * The mapping as a plain object, exactly what {@link writeMapping} writes (for `compileMapping`).
+ * A scaffolded mapping as commented YAML, and as the plain object that text is (both from one
+ * YAML document): a header saying how it was made and what to adjust; per type its class, member
+ * count and why its id strategy was chosen; per field what the sample showed (how many members
+ * carry it, datatypes, languages, classes of its values).
  *
- * @example compileMapping(mappingObject(scaffold), 'scaffold')
+ * @example writeMapping(inferMapping(facts), { description: 'data/sample.ttl' }).yaml // '# Scaffolded by sparql-jsonapi from data/sample.ttl …'
  */
-export function mappingObject(scaffold: ScaffoldMapping): unknown {
-  return mappingDocument(scaffold, { description: '' }).toJS();
+export function writeMapping(scaffold: ScaffoldMapping, source: ScaffoldSource): WrittenMapping {
+  const doc = mappingDocument(scaffold, source);
+  const text = doc.toString({ lineWidth: 0, flowCollectionPadding: true });
+  return { yaml: text.endsWith('\n') ? text : `${text}\n`, mapping: doc.toJS() };
 }
 
 function mappingDocument(scaffold: ScaffoldMapping, source: ScaffoldSource): Document {

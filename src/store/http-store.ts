@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import SimpleClient from 'sparql-http-client/SimpleClient.js';
 import { Pool, fetch as undiciFetch } from 'undici';
 import { deadlineSignal } from './deadline-signal.js';
+import { endpointDescription } from './endpoint-description.js';
 import { describeFetchError as describe, retryStaleSocket } from './fetch-retry.js';
 import { LaneGate, type LaneLimits, laneLimits } from './lane-gate.js';
 import { parseSelectResults } from './parse-select-results.js';
@@ -87,9 +88,7 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
     keepAliveMaxTimeout: KEEP_ALIVE_TIMEOUT_MS, // even if the endpoint's Keep-Alive header offers longer
   });
   // For messages and logs: never show credentials someone put in the URL.
-  const shown = new URL(endpointUrl);
-  shown.username = shown.password = '';
-  const where = graph === undefined ? shown.href : `${shown.href} <${graph}>`;
+  const where = endpointDescription(endpointUrl, graph);
   let closed = false;
 
   /** One attempt; rejects with fetch's own error (classified by the caller). */

@@ -4,7 +4,7 @@ import { compileMapping } from '../../../src/mapping/load-mapping.js';
 import { XSD } from '../../../src/rdf/vocabulary.js';
 import { inferMapping } from '../../../src/scaffold/infer-mapping.js';
 import type { ClassStats, Introspection, PredicateStats } from '../../../src/scaffold/model.js';
-import { mappingObject, writeMapping } from '../../../src/scaffold/write-mapping.js';
+import { writeMapping } from '../../../src/scaffold/write-mapping.js';
 
 const EX = 'http://example.org/ns#';
 const SKOS = 'http://www.w3.org/2004/02/skos/core#';
@@ -163,10 +163,9 @@ describe('inferMapping', () => {
 
 describe('writeMapping', () => {
   const scaffold = inferMapping(facts, { [EX]: 'ex' });
-  const text = writeMapping(scaffold, { description: 'test.ttl' });
+  const text = writeMapping(scaffold, { description: 'test.ttl' }).yaml;
 
-  it('is the mapping mappingObject gives, and it compiles', () => {
-    expect(parse(text)).toEqual(mappingObject(scaffold));
+  it('compiles as written', () => {
     const mapping = compileMapping(parse(text), 'scaffold');
     expect([...mapping.types.keys()]).toEqual(scaffold.types.map((t) => t.name));
     expect(mapping.types.get('activities')!.id).toEqual({ kind: 'predicate', predicate: MU_UUID });

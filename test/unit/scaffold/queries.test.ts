@@ -1,5 +1,6 @@
 import { Parser } from 'sparqljs';
 import { describe, expect, it } from 'vitest';
+import { ID_PATTERNS } from '../../../src/mapping/ids.js';
 import {
   classesQuery,
   incomingQuery,
@@ -38,6 +39,11 @@ describe('scaffold queries', () => {
       expect(() => iriRef(bad)).toThrow(/not an IRI a query may hold/);
     expect(() => outlierQuery(C, 'http://x/" || true || "', false)).toThrow();
     expect(() => membersQuery('http://x/C>', 5)).toThrow();
+  });
+
+  it("the template check is mapping/ids.ts's template id pattern, as SPARQL parses it", () => {
+    const parsed = JSON.stringify(new Parser().parse(outlierQuery(C, 'http://x.org/c/', true)));
+    expect(parsed).toContain(`"value":${JSON.stringify(ID_PATTERNS.template.source)}`);
   });
 
   it('the template check counts code points, as SPARQL SUBSTR does', () => {
