@@ -1,8 +1,8 @@
-import type { Request, RequestHandler, Response } from 'express';
-import fresh from 'fresh';
+import type { IncomingMessage } from 'node:http';
+import type { RequestHandler } from 'express';
 import { type Dataset, optionsOf } from '../dataset.js';
 import { openApiDocument } from '../openapi/openapi-document.js';
-import { entityTag } from './conditional.js';
+import { type Representation, representBytes, sendRepresentation } from './conditional.js';
 import { parsedTarget } from './parsed-target.js';
 
 /**
@@ -11,14 +11,6 @@ import { parsedTarget } from './parsed-target.js';
  * a browser download the file and some tools refuse it.
  */
 const CONTENT_TYPE = 'application/json';
-
-/** A body served as it stands, with its entity tag, computed once. */
-export interface StaticBody {
-  readonly body: Buffer;
-  readonly etag: string;
-  readonly contentType: string;
-  readonly cacheControl: string;
-}
 
 /**
  * Where a dataset's type-rooted paths are served: its link base when it has one (links point there,
@@ -31,23 +23,38 @@ export function serverUrl(dataset: Pick<Dataset, 'name' | 'linkBase'>, isDefault
   return isDefault ? '/' : `/api/${encodeURIComponent(dataset.name)}`;
 }
 
-/**
- * The OpenAPI description of a dataset, serialised once, as `/openapi.json` serves it.
- *
- * @example describeDataset(dataset, true).contentType // 'application/json'
- */
-export function describeDataset(dataset: Dataset, isDefault: boolean): StaticBody {
+/** The OpenAPI description of a dataset, serialised once, as `/openapi.json` serves it. */
+function describeDataset(dataset: Dataset, isDefault: boolean): Representation {
   const document = openApiDocument(dataset.mapping, {
     dataset: dataset.name,
     serverUrl: serverUrl(dataset, isDefault),
     plan: optionsOf(dataset),
   });
-  const body = Buffer.from(JSON.stringify(document));
-  return { body, etag: entityTag(body), contentType: CONTENT_TYPE, cacheControl: 'no-cache' };
+  return representBytes(Buffer.from(JSON.stringify(document)), CONTENT_TYPE);
 }
 
-/** `/openapi.json` or `/api/<dataset>/openapi.json`: the dataset's name (`undefined`: the default). */
-const DESCRIPTION_PATH = /^(?:\/api\/([^/]+))?\/openapi\.json$/;
+/**
+ * The dataset and name of a GET or HEAD of `/<name>` or `/api/<dataset>/<name>`, the shape of a
+ * collection's URL, which the description and the docs page share with JSON:API's types; `undefined`
+ * for any other request, and for an unknown dataset (the JSON:API handler's 404). Read from the
+ * request's parsed route, as the JSON:API handler reads it. A trailing slash is no such request:
+ * the docs page's relative URLs (`scalar.js`, `openapi.json`) would resolve under it.
+ *
+ * @example staticTarget(req, datasets, fallback) // { dataset, name: 'openapi.json' } for GET /openapi.json
+ */
+export function staticTarget(
+  req: IncomingMessage,
+  datasets: ReadonlyMap<string, Dataset>,
+  defaultDataset: Dataset,
+): { readonly dataset: Dataset; readonly name: string } | undefined {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+  const target = parsedTarget(req);
+  if (target.path.endsWith('/')) return undefined;
+  const route = target.routeOrUndefined();
+  if (route === undefined || route.id !== undefined || route.relationship !== undefined) return undefined;
+  const dataset = route.dataset === undefined ? defaultDataset : datasets.get(route.dataset);
+  return dataset && { dataset, name: route.type };
+}
 
 /**
  * `GET /openapi.json` (the default dataset) and `GET /api/<dataset>/openapi.json`: each dataset's
@@ -60,13 +67,13 @@ const DESCRIPTION_PATH = /^(?:\/api\/([^/]+))?\/openapi\.json$/;
 export function apiDescriptionHandler(
   datasets: ReadonlyMap<string, Dataset>,
   defaultDataset: Dataset,
-): RequestHandler & { readonly description: (dataset?: string) => StaticBody | undefined } {
+): RequestHandler & { readonly description: (dataset?: string) => Representation | undefined } {
   const bodies = new Map([...datasets.values()].map((d) => [d, describeDataset(d, d === defaultDataset)]));
   const handler: RequestHandler = (req, res, next) => {
-    const match = req.method === 'GET' || req.method === 'HEAD' ? DESCRIPTION_PATH.exec(parsedTarget(req).path) : null;
-    const dataset = match && (match[1] === undefined ? defaultDataset : datasets.get(safeDecode(match[1])));
-    if (!dataset) return next();
-    sendStatic(req, res, bodies.get(dataset)!);
+    const target = staticTarget(req, datasets, defaultDataset);
+    if (target?.name !== 'openapi.json') return next();
+    // Every request gets the same bytes: nothing to Vary on.
+    sendRepresentation(req, res, bodies.get(target.dataset)!, 'no-cache', []);
   };
   // What /openapi.json serves, read without a request (tests hold every response to it this way,
   // without adding requests to the metrics and logs they check).
@@ -75,29 +82,4 @@ export function apiDescriptionHandler(
     return dataset && bodies.get(dataset);
   };
   return Object.assign(handler, { description });
-}
-
-/** A path segment, percent-decoded; `''` (no dataset has that name) when it is not valid UTF-8. */
-export function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return '';
-  }
-}
-
-/** Sends a {@link StaticBody}: a 304 when If-None-Match matches, no body for HEAD. */
-export function sendStatic(req: Request, res: Response, body: StaticBody): void {
-  res.setHeader('ETag', body.etag);
-  res.setHeader('Cache-Control', body.cacheControl);
-  const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch !== undefined && fresh({ 'if-none-match': ifNoneMatch }, { etag: body.etag })) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  res.statusCode = 200;
-  res.setHeader('Content-Type', body.contentType);
-  res.setHeader('Content-Length', String(body.body.length));
-  res.end(req.method === 'HEAD' ? undefined : body.body);
 }

@@ -9,7 +9,10 @@ import { APPLIED_PROFILES, type Document } from '../shape/documents.js';
 export interface Representation {
   readonly body: Buffer;
   readonly etag: string;
-  /** The JSON:API media type, with the profiles the document applies (JSON:API 1.1 §profiles). */
+  /**
+   * The body's media type: for a JSON:API document, the JSON:API media type with the profiles the
+   * document applies (JSON:API 1.1 §profiles).
+   */
   readonly contentType: string;
   /** `body.length` as the Content-Length header's value, written once. */
   readonly contentLength: string;
@@ -29,6 +32,16 @@ export function represent(document: Document): Representation {
   const profiles = document[APPLIED_PROFILES] ?? [];
   const contentType =
     profiles.length > 0 ? formatMediaType({ type: JSON_API, parameters: { profile: profiles.join(' ') } }) : JSON_API;
+  return representBytes(body, contentType);
+}
+
+/**
+ * A representation of bytes served as they stand (the OpenAPI description, the docs page, Scalar's
+ * bundle), with their entity tag, computed once.
+ *
+ * @example representBytes(Buffer.from('{}'), 'application/json').contentLength // '2'
+ */
+export function representBytes(body: Buffer, contentType: string): Representation {
   return { body, etag: entityTag(body), contentType, contentLength: String(body.length) };
 }
 
@@ -47,7 +60,9 @@ export function entityTag(body: Buffer): string {
  * Answers a GET or HEAD with a representation: 304 with no body when the request's
  * `If-None-Match` matches its ETag (a list, `*`, and `W/` tags compared weakly, as RFC 9110
  * §13.1.2 asks), the 200 otherwise. Both carry ETag, Cache-Control and Vary; a HEAD gets the
- * GET's headers, Content-Length included, and no body (Node leaves it out).
+ * GET's headers, Content-Length included, and no body (Node leaves it out). `vary` names the request
+ * headers the representation was chosen by: `Accept` for a negotiated JSON:API document, none for
+ * bytes every request gets alike (so no cache is told to key on a header that changes nothing).
  *
  * The precondition is evaluated here, once: the response is ended directly rather than through
  * Express's `res.send`, whose own freshness check could never change the outcome (it is stricter:
@@ -61,10 +76,11 @@ export function sendRepresentation(
   res: Response,
   representation: Representation,
   cacheControl: string,
+  vary: readonly string[] = ['Accept'],
 ): void {
   res.setHeader('ETag', representation.etag);
   res.setHeader('Cache-Control', cacheControl);
-  res.vary('Accept');
+  for (const field of vary) res.vary(field);
   // Only If-None-Match is a precondition here: no Last-Modified is sent, so If-Modified-Since has
   // nothing to compare with. The request's Cache-Control is left out on purpose: `fresh` treats
   // `no-cache` as a forced reload, a rule for caches, while an origin server evaluates the

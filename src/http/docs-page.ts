@@ -5,12 +5,8 @@ import { gzipSync } from 'node:zlib';
 import type { RequestHandler } from 'express';
 import type { Dataset } from '../dataset.js';
 import { JSON_API } from '../request/media-types.js';
-import { type StaticBody, safeDecode, sendStatic, serverUrl } from './api-description.js';
-import { entityTag } from './conditional.js';
-import { parsedTarget } from './parsed-target.js';
-
-/** `/docs`, `/scalar.js`, and both under `/api/<dataset>`. */
-const DOCS_PATH = /^(?:\/api\/([^/]+))?\/(docs|scalar\.js)$/;
+import { serverUrl, staticTarget } from './api-description.js';
+import { type Representation, representBytes, sendRepresentation } from './conditional.js';
 
 /**
  * The page only loads what this server serves; Scalar injects its styles (`<style>` elements and
@@ -33,7 +29,8 @@ function contentSecurityPolicy(initScript: string, apiOrigin: string | undefined
 }
 
 /** The page of one dataset, and its Content-Security-Policy. */
-interface DocsPage extends StaticBody {
+interface DocsPage {
+  readonly page: Representation;
   readonly csp: string;
 }
 
@@ -72,31 +69,26 @@ function docsPage(dataset: Dataset, isDefault: boolean): DocsPage {
 `;
   const server = serverUrl(dataset, isDefault);
   const apiOrigin = /^https?:\/\//.test(server) ? new URL(server).origin : undefined;
-  const body = Buffer.from(html);
   return {
-    body,
-    etag: entityTag(body),
-    contentType: 'text/html; charset=utf-8',
-    cacheControl: 'no-cache',
+    page: representBytes(Buffer.from(html), 'text/html; charset=utf-8'),
     csp: contentSecurityPolicy(initScript, apiOrigin),
   };
 }
 
 /** Scalar's standalone bundle, from the package (no CDN), read and compressed on first use. */
-let scalarBundle: { plain: StaticBody; gzip: StaticBody } | undefined;
-function scalar(): { plain: StaticBody; gzip: StaticBody } {
+let scalarBundle: { plain: Representation; gzip: Representation } | undefined;
+function scalar(): { plain: Representation; gzip: Representation } {
   if (!scalarBundle) {
     const file = createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js');
     const body = readFileSync(file);
-    const common = { contentType: 'text/javascript; charset=utf-8', cacheControl: 'public, max-age=86400' };
-    const gzip = gzipSync(body);
-    scalarBundle = {
-      plain: { ...common, body, etag: entityTag(body) },
-      gzip: { ...common, body: gzip, etag: entityTag(gzip) },
-    };
+    const contentType = 'text/javascript; charset=utf-8';
+    scalarBundle = { plain: representBytes(body, contentType), gzip: representBytes(gzipSync(body), contentType) };
   }
   return scalarBundle;
 }
+
+/** The bundle changes only with the package: a day's freshness spares a browser revalidating it on every visit. */
+const SCALAR_CACHE_CONTROL = 'public, max-age=86400';
 
 /**
  * `GET /docs` (the default dataset) and `/api/<dataset>/docs`: the docs page, and `scalar.js` beside
@@ -110,25 +102,22 @@ function scalar(): { plain: StaticBody; gzip: StaticBody } {
 export function docsPageHandler(datasets: ReadonlyMap<string, Dataset>, defaultDataset: Dataset): RequestHandler {
   const pages = new Map([...datasets.values()].map((d) => [d, docsPage(d, d === defaultDataset)]));
   return (req, res, next) => {
-    const match = req.method === 'GET' || req.method === 'HEAD' ? DOCS_PATH.exec(parsedTarget(req).path) : null;
-    const dataset = match && (match[1] === undefined ? defaultDataset : datasets.get(safeDecode(match[1])));
-    if (!match || !dataset) return next();
-    if (match[2] === 'scalar.js') {
+    const target = staticTarget(req, datasets, defaultDataset);
+    if (target?.name === 'scalar.js') {
       const bundle = scalar();
-      res.vary('Accept-Encoding');
-      if (req.acceptsEncodings('gzip', 'identity') === 'gzip') {
-        res.setHeader('Content-Encoding', 'gzip');
-        sendStatic(req, res, bundle.gzip);
-      } else sendStatic(req, res, bundle.plain);
+      const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
+      if (gzip) res.setHeader('Content-Encoding', 'gzip');
+      sendRepresentation(req, res, gzip ? bundle.gzip : bundle.plain, SCALAR_CACHE_CONTROL, ['Accept-Encoding']);
       return;
     }
-    const html = dataset.mapping.types.has('docs')
+    if (target?.name !== 'docs') return next();
+    const html = target.dataset.mapping.types.has('docs')
       ? req.accepts([JSON_API, 'text/html'])
       : req.accepts(['text/html', JSON_API]);
-    res.vary('Accept');
+    res.vary('Accept'); // the collection, when the page is not chosen, is negotiated on Accept too
     if (html !== 'text/html') return next();
-    const page = pages.get(dataset)!;
-    res.setHeader('Content-Security-Policy', page.csp);
-    sendStatic(req, res, page);
+    const { page, csp } = pages.get(target.dataset)!;
+    res.setHeader('Content-Security-Policy', csp);
+    sendRepresentation(req, res, page, 'no-cache', ['Accept']);
   };
 }

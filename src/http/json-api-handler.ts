@@ -5,7 +5,7 @@ import { execute } from '../execute/execute.js';
 import { withSignal } from '../execute/run-query.js';
 import type { WindowCache } from '../execute/window-cache.js';
 import { planRequest } from '../plan/plan-request.js';
-import { CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
+import { CURSOR_PAGINATION_MEDIA_TYPE, CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
 import { negotiate } from '../request/negotiate.js';
 import type { Route } from '../request/parse-path.js';
 import { parseQuery } from '../request/parse-query.js';
@@ -58,9 +58,7 @@ export function jsonApiHandler(
     const options = optionsFor(dataset);
     // Only 200s are cached, so an entry exists only for a request that plans without error.
     // The cursor profile, when asked for, changes the body: it is part of the negotiated media type.
-    const mediaType = profiles.includes(CURSOR_PAGINATION_PROFILE)
-      ? `${JSON_API}; profile="${CURSOR_PAGINATION_PROFILE}"`
-      : JSON_API;
+    const mediaType = profiles.includes(CURSOR_PAGINATION_PROFILE) ? CURSOR_PAGINATION_MEDIA_TYPE : JSON_API;
     const key = { dataset: dataset.name, path: canonicalPath(route), query: url.query, mediaType };
     const cached = cache.get(key, options.cacheTtlSeconds);
     if (cached) {

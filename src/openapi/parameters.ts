@@ -3,7 +3,7 @@ import { MAX_HOPS } from '../mapping/resolve-path.js';
 import type { PlanOptions } from '../plan/plan.js';
 import { comparisonOf } from '../request/filter-values.js';
 import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
-import { FILTER_OPERATORS, type FilterOperator } from '../request/parse-filter.js';
+import { FILTER_OPERATORS, type FilterOperator, operatorsFor } from '../request/parse-filter.js';
 import { type Chain, chains, includePaths, MAX_ENUMERATED, sortFields } from './field-paths.js';
 import { type Json, names, ref } from './json-schema.js';
 
@@ -187,28 +187,24 @@ function filterParameter(
   };
 }
 
-/** Every filter path of the chains, with the operators it takes (parse-filter's `operatorsFor`). */
+/** Every filter path of the chains, with the operators parse-filter takes for it. */
 function filterPaths(found: readonly Chain[]): FilterPathInfo[] {
   const result: FilterPathInfo[] = [];
-  for (const chain of found) {
-    const prefix = chain.path === '' ? '' : `${chain.path}.`;
-    if (chain.path === '') result.push({ path: 'id', kind: 'id', operators: ['eq', 'ne'], expected: 'ids' });
-    else
-      result.push({
-        path: chain.path,
-        kind: 'relationship',
-        operators: ['eq', 'ne', 'exists'],
-        expected: 'ids of the related type',
-      });
-    for (const attribute of chain.end.attributes.values()) {
+  for (const { path, hops, end } of found) {
+    const prefix = path === '' ? '' : `${path}.`;
+    const ids = operatorsFor({ kind: 'ids', hops, type: end });
+    if (path === '') result.push({ path: 'id', kind: 'id', operators: ids, expected: 'ids' });
+    else result.push({ path, kind: 'relationship', operators: ids, expected: 'ids of the related type' });
+    for (const attribute of end.attributes.values()) {
       const comparison = comparisonOf(attribute);
+      const operators = operatorsFor({ kind: 'attribute', hops, attribute });
       result.push(
         comparison.kind === 'text'
-          ? { path: prefix + attribute.name, kind: 'text', operators: FILTER_OPERATORS, expected: 'any text' }
+          ? { path: prefix + attribute.name, kind: 'text', operators, expected: 'any text' }
           : {
               path: prefix + attribute.name,
               kind: comparison.datatype.replace(/^.*[#/]/, ''),
-              operators: comparison.ordered ? ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'exists'] : ['eq', 'ne', 'exists'],
+              operators,
               expected: comparison.expected,
             },
       );

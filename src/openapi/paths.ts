@@ -1,12 +1,10 @@
 import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
-import { CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
+import { CURSOR_PAGINATION_MEDIA_TYPE, CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
 import { type Json, names, ref } from './json-schema.js';
 import { PAGE_PARAMETERS } from './parameters.js';
 
 /** The error responses of every dataset URL; 400 only where a query parameter can be wrong. */
 export const ERROR_STATUSES = ['400', '404', '406', '414', '415', '502', '503', '504'] as const;
-
-const CURSOR_MEDIA_TYPE = `${JSON_API}; profile="${CURSOR_PAGINATION_PROFILE}"`;
 
 /** What one operation answers and takes. */
 interface Operation {
@@ -165,7 +163,7 @@ export function okResponses(paths: Record<string, Json>): Record<string, Json> {
     const schema = ref(schemaName);
     responses[name] ??= {
       description: paged
-        ? `OK. A cursor page (the profile asked for in Accept, or page[after]/page[before]) has the Content-Type ${CURSOR_MEDIA_TYPE}.`
+        ? `OK. A cursor page (the profile asked for in Accept, or page[after]/page[before]) has the Content-Type ${CURSOR_PAGINATION_MEDIA_TYPE}.`
         : 'OK',
       headers: {
         ETag: ref('etag', 'headers'),

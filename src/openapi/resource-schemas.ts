@@ -12,7 +12,7 @@ const LINK = { type: 'string', format: 'uri-reference' } as const;
  * JSON. So a mapping that names a datatype promises it, and one that names none promises nothing:
  * such an attribute shows numbers for `xsd:integer` values and booleans for `xsd:boolean` ones.
  */
-export function valueSchema(attribute: Attribute): Json {
+function valueSchema(attribute: Attribute): Json {
   const { datatype } = attribute;
   const short = datatype?.startsWith(XSD) ? `xsd:${datatype.slice(XSD.length)}` : datatype;
   if (attribute.language !== undefined && attribute.language !== EVERY_LANGUAGE && datatype === undefined)
@@ -49,7 +49,7 @@ export function valueSchema(attribute: Attribute): Json {
  *
  * @example attributeSchema({ name: 'budget', predicate, datatype: xsd:integer, many: false }) // { anyOf: [{ type: ['integer', 'string'] }, { type: 'null' }] }
  */
-export function attributeSchema(attribute: Attribute): Json {
+function attributeSchema(attribute: Attribute): Json {
   const value = valueSchema(attribute);
   const about = `RDF predicate <${attribute.predicate}>.`;
   if (attribute.language === EVERY_LANGUAGE) {

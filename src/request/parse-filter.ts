@@ -184,8 +184,14 @@ function search(name: string, text: string, type: ResourceType): Filter {
   return { kind: 'search', parameter: name, text, attributes };
 }
 
-/** Ids compare for equality only; booleans have no order; contains and starts-with read text. */
-function operatorsFor(path: FilterPath): readonly FilterOperator[] {
+/**
+ * The operators a filter path takes: ids compare for equality only (and a relationship's may be
+ * absent); booleans have no order; contains and starts-with read text. The OpenAPI description
+ * lists them from here too, so it states exactly what this parser accepts.
+ *
+ * @example operatorsFor({ kind: 'ids', hops: [], type: concepts }) // ['eq', 'ne']
+ */
+export function operatorsFor(path: FilterPath): readonly FilterOperator[] {
   if (path.kind === 'ids') return path.hops.length === 0 ? ['eq', 'ne'] : ['eq', 'ne', 'exists'];
   const comparison = comparisonOf(path.attribute);
   if (comparison.kind === 'text') return FILTER_OPERATORS;

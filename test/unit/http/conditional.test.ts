@@ -37,16 +37,27 @@ describe('sendRepresentation', () => {
   const representation = represent({ jsonapi: { version: '1.1' }, data: null });
 
   /** The response sendRepresentation makes to a request with `method` and `headers` (never written out). */
-  function respond(method: string, headers: Record<string, string>) {
+  function respond(method: string, headers: Record<string, string>, varyOn?: readonly string[]) {
     const req = new IncomingMessage(new Socket());
     req.method = method;
     req.headers = headers;
     const res = new ServerResponse(req);
     // The one Express helper sendRepresentation uses.
-    const vary = (field: string) => res.setHeader('Vary', field);
-    sendRepresentation(req as Request, Object.assign(res, { vary }) as unknown as Response, representation, 'no-cache');
+    const vary = (field: string) => res.appendHeader('Vary', field);
+    const response = Object.assign(res, { vary }) as unknown as Response;
+    sendRepresentation(req as Request, response, representation, 'no-cache', varyOn);
     return { status: res.statusCode, res };
   }
+
+  it.each([
+    [[], undefined],
+    [['Accept-Encoding'], 'Accept-Encoding'],
+  ])('bytes chosen by the request headers %j: Vary names them, and only them', (varyOn, expected) => {
+    for (const ifNoneMatch of [undefined, representation.etag]) {
+      const { res } = respond('GET', ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}, varyOn);
+      expect(res.getHeader('vary')).toBe(expected);
+    }
+  });
 
   it('a GET without If-None-Match: the 200 with ETag, Cache-Control, Vary, Content-Type and Content-Length', () => {
     const { status, res } = respond('GET', {});

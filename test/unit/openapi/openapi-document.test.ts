@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_DATASET_OPTIONS } from '../../../src/dataset.js';
 import { JsonApiError } from '../../../src/errors/json-api-error.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
-import type { Mapping } from '../../../src/mapping/model.js';
+import type { Mapping, ResourceType } from '../../../src/mapping/model.js';
+import { MAX_HOPS } from '../../../src/mapping/resolve-path.js';
 import { openApiDocument } from '../../../src/openapi/openapi-document.js';
 import { FILTER_OPERATORS, parseFilter } from '../../../src/request/parse-filter.js';
 import { parseInclude } from '../../../src/request/parse-include.js';
@@ -36,6 +37,33 @@ const refused = (run: () => unknown): boolean => {
   }
 };
 
+/** The type a dot path of relationships from `type` ends on. */
+function endOf(mapping: Mapping, type: ResourceType, path: string): ResourceType {
+  return path.split('.').reduce((from, name) => mapping.types.get(from.relationships.get(name)!.target)!, type);
+}
+
+/**
+ * What a client could try to sort `type` by: `id`, and every attribute and relationship name at the
+ * end of each chain of up to `maxHops` relationships, walked here from the mapping itself.
+ */
+function candidateSortFields(mapping: Mapping, type: ResourceType, maxHops: number): string[] {
+  const fields = ['id'];
+  let level: { prefix: string; end: ResourceType }[] = [{ prefix: '', end: type }];
+  for (let hops = 0; hops <= maxHops; hops++) {
+    const next: typeof level = [];
+    for (const { prefix, end } of level) {
+      for (const name of end.attributes.keys()) fields.push(prefix + name);
+      for (const [name, relationship] of end.relationships) {
+        fields.push(prefix + name);
+        const target = mapping.types.get(relationship.target);
+        if (target) next.push({ prefix: `${prefix}${name}.`, end: target });
+      }
+    }
+    level = next;
+  }
+  return fields;
+}
+
 describe.each(['mappings/sample.yaml', 'mappings/qudt.yaml', 'test/fixtures/real-shapes.yaml'])('%s', (file) => {
   let mapping: Mapping;
   let document: any;
@@ -55,7 +83,7 @@ describe.each(['mappings/sample.yaml', 'mappings/qudt.yaml', 'test/fixtures/real
     expect(smaller.info.version).not.toBe(document.info.version);
   });
 
-  test('every sort field it lists is one parseSort takes, each way', () => {
+  test('the sort fields it lists are exactly those parseSort takes, each way', () => {
     for (const type of mapping.types.values()) {
       const items = document.components.parameters[`${type.name}.sort`].schema.items;
       if (!items.enum) continue;
@@ -64,12 +92,18 @@ describe.each(['mappings/sample.yaml', 'mappings/qudt.yaml', 'test/fixtures/real
           refused(() => parseSort(field, mapping, type)),
           field,
         ).toBe(false);
-      // and nothing it leaves out of an enumeration of a sortable type's attributes is sortable
-      expect(refused(() => parseSort('no-such-field', mapping, type))).toBe(true);
+      // and every field parseSort takes is listed: id, the attributes, and the relationships (which
+      // it refuses) at the end of every chain, one relationship beyond the limit included
+      for (const field of candidateSortFields(mapping, type, MAX_HOPS + 1)) {
+        if (refused(() => parseSort(field, mapping, type))) continue;
+        expect(items.enum, field).toContain(field);
+        expect(items.enum, `-${field}`).toContain(`-${field}`);
+      }
     }
   });
 
   test('every include path it lists is one parseInclude takes, up to the depth and no further', () => {
+    let deeperChecked = 0;
     for (const type of mapping.types.values()) {
       const schema = document.components.parameters[`${type.name}.include`].schema;
       if (!schema.items.enum) continue;
@@ -78,17 +112,20 @@ describe.each(['mappings/sample.yaml', 'mappings/qudt.yaml', 'test/fixtures/real
           refused(() => parseInclude(path, mapping, type, DEFAULT_DATASET_OPTIONS.includeDepth)),
           path,
         ).toBe(false);
-      const deeper = schema.items.enum.find(
-        (p: string) => p.split('.').length === DEFAULT_DATASET_OPTIONS.includeDepth,
-      );
-      if (deeper) {
-        const last = mapping.types.get([...type.relationships.values()][0]!.target)!;
-        expect(refused(() => parseInclude(`${deeper}.x`, mapping, type, DEFAULT_DATASET_OPTIONS.includeDepth))).toBe(
-          true,
-        );
-        expect(last).toBeDefined();
+      // a listed path of the full depth, one real relationship longer: only the depth can refuse it
+      for (const deepest of schema.items.enum) {
+        if (deepest.split('.').length !== DEFAULT_DATASET_OPTIONS.includeDepth) continue;
+        const next = endOf(mapping, type, deepest).relationships.keys().next();
+        if (next.done) continue;
+        const deeper = `${deepest}.${next.value}`;
+        expect(
+          refused(() => parseInclude(deeper, mapping, type, DEFAULT_DATASET_OPTIONS.includeDepth)),
+          deeper,
+        ).toBe(true);
+        deeperChecked++;
       }
     }
+    expect(deeperChecked, 'a listed path of the full depth whose end type has a relationship').toBeGreaterThan(0);
   });
 
   test('every filter path takes exactly the operators it lists, as parseFilter decides', () => {
