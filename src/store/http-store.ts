@@ -76,7 +76,15 @@ const MAX_GET_QUERY_LENGTH = 1500;
  * nothing is sent) and `unexpected` (an answer that is not SPARQL JSON results).
  */
 export function createHttpStore(options: HttpStoreOptions): HttpStore {
-  const { endpointUrl, graph, user, password, logger } = options;
+  const { graph, logger } = options;
+  // A user:password@ in the URL is taken as the credentials (as the loader does): fetch refuses
+  // such a URL, and its error would print the password.
+  const given = new URL(options.endpointUrl);
+  const credentials = given.username !== '' || given.password !== '';
+  const user = options.user ?? (credentials ? decodeURIComponent(given.username) : undefined);
+  const password = options.password ?? (credentials ? decodeURIComponent(given.password) : undefined);
+  given.username = given.password = '';
+  const endpointUrl = credentials ? given.href : options.endpointUrl;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const limits = laneLimits(HTTP_QUERIES, options.queries);
   const gate = new LaneGate(limits);

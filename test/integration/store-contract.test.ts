@@ -335,6 +335,25 @@ describe('http store failure handling', () => {
     ]);
   });
 
+  it('takes a user:password@ in the endpoint URL as Basic auth, and never shows it', async () => {
+    const seen: (string | undefined)[] = [];
+    fake = await startFakeEndpoint((_n, req, res) => {
+      seen.push(req.headers.authorization);
+      res.end(ONE_ROW);
+    });
+    const withCredentials = fake.endpointUrl.replace('://', '://dba:s%40cret@');
+    const store = createHttpStore({ endpointUrl: withCredentials });
+    await store.select(TERMS_QUERY);
+    expect(seen).toEqual([`Basic ${btoa('dba:s@cret')}`]);
+    expect(store.description).not.toContain('cret');
+    await store.close();
+    // Unreachable: the message names the endpoint, without the credentials.
+    const closed = withCredentials.replace(/:\d+\//, `:${await closedPort()}/`);
+    const error = await storeError(createHttpStore({ endpointUrl: closed }).select(TERMS_QUERY));
+    expect(error.kind).toBe('unavailable');
+    expect(error.message).not.toMatch(/dba|cret/);
+  });
+
   it('keeps the parameters of the endpoint URL, and sends spaces as %20', async () => {
     const urls: string[] = [];
     fake = await startFakeEndpoint((_n, req, res) => {
