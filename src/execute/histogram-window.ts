@@ -6,18 +6,11 @@ import { buildKeyHistogramQuery, buildRangeWindowQuery, ROWS } from '../sparql/k
 import type { KeyRange } from '../sparql/keyset-clause.js';
 import { toText } from '../sparql/to-text.js';
 import type { Row, Store } from '../store/store.js';
-import { countValue, keyValueReader } from './rows.js';
+import { countAndHistogram, countValue, keyValueReader } from './rows.js';
 import { listLane, runQuery } from './run-query.js';
 
 /** More distinct values than this and a histogram costs more than it saves: the list is sorted whole. */
 const MAX_VALUES = 500;
-
-/**
- * Fewer members than this and sorting them all costs the store less than the histogram and the
- * range's window (Virtuoso sorts 5,000 members in about 6 ms); the list is then read the plain
- * way, its count already known from the histogram's query.
- */
-export const HISTOGRAM_MIN_MEMBERS = 5_000;
 
 /**
  * Histogram queries that found more than {@link MAX_VALUES} values, not to be sent again for a
@@ -49,31 +42,30 @@ export type HistogramRead =
  * rows have; a second reads the window from the members with those values only, and counts the
  * rows in their range. `undefined` when the list can't be read this way (the caller reads it the
  * plain way, count and window side by side). `plain`, with the count, when it could but should
- * not: fewer than `minMembers` members, more than {@link MAX_VALUES} values, or counts that don't
- * add up: the histogram's rows are not the count (a member with two values of a single-valued
- * key, a class triple in two graphs), or the range holds other rows than its blocks' (two values
- * that tie in ORDER BY but count apart, such as 1 and 1.0). The plain way is always right.
+ * not: more than {@link MAX_VALUES} values, or counts that don't add up: the histogram's rows are
+ * not the count (a member with two values of a single-valued key, a class triple in two graphs),
+ * or the range holds other rows than its blocks' (two values that tie in ORDER BY but count
+ * apart, such as 1 and 1.0). The plain way is always right. However short the list: its count and
+ * histogram are read anyway, and the window of a range, which needs no least-value guard, costs
+ * the store less than the plain query (5 ms against 11 for a page of 3,000 filtered trade
+ * activities on Virtuoso).
  */
 export async function histogramWindow(
   mapping: Mapping,
   request: ListRequest,
   window: Window,
   store: Store,
-  minMembers = HISTOGRAM_MIN_MEMBERS,
 ): Promise<HistogramRead | undefined> {
   const query = buildKeyHistogramQuery(mapping, request, MAX_VALUES + 1);
   if (!query) return undefined;
   const text = toText(query);
   if (manyValues.has(text)) return undefined;
   const lane = listLane(request);
-  const found = await store.select(text, { lane });
-  const total = countValue(
-    found.find((row) => row.count !== undefined),
-    'count',
-  );
-  const histogram = found.filter((row) => row[ROWS.value] !== undefined);
-  if (histogram.length > MAX_VALUES) manyValues.set(text, true);
-  if (histogram.length > MAX_VALUES || total < minMembers) return { kind: 'plain', total };
+  const { total, histogram } = countAndHistogram(await store.select(text, { lane }), ROWS.value);
+  if (histogram.length > MAX_VALUES) {
+    manyValues.set(text, true);
+    return { kind: 'plain', total };
+  }
   const span = spanOf(blocksOf(request, histogram), window, total);
   if (span === 'empty') return { kind: 'rows', rows: [], total };
   if (!span) return { kind: 'plain', total };

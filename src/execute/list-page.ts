@@ -189,6 +189,8 @@ async function storeKeyset(
  * side; 404 when the list hangs off a parent that does not exist. A parent that exists yields at
  * least one row (with `?s` unbound when it points at nothing), so no row at all proves it missing,
  * unless the window starts past that row or a keyset may have cut it: then the count tells.
+ * A related list (mostly a few members) reads its window first: one that is not full ends the
+ * list, so the window gives the count and no count query is sent.
  */
 async function listRows(
   mapping: Mapping,
@@ -199,8 +201,20 @@ async function listRows(
   store: Store,
   counted?: number,
 ): Promise<{ rows: Row[]; total?: number }> {
+  const listQuery = buildListQuery(mapping, request, window, keyset);
+  if (request.parent && count && counted === undefined && keyset === undefined) {
+    const rows = await runQuery(store, listQuery, listLane(request));
+    const members = new Set(rows.flatMap((row) => (row.s ? [row.s.value] : []))).size;
+    if (rows.length < window.limit && (window.offset === 0 || members > 0)) {
+      if (rows.length === 0) throw noParent(request);
+      return { rows, total: window.offset + members };
+    }
+    const total = await countOf(mapping, request, store);
+    if (total === undefined) throw noParent(request);
+    return { rows, total };
+  }
   const [rows, total] = await Promise.all([
-    runQuery(store, buildListQuery(mapping, request, window, keyset), listLane(request)),
+    runQuery(store, listQuery, listLane(request)),
     count ? (counted ?? countOf(mapping, request, store)) : undefined,
   ]);
   if (request.parent && rows.length === 0) {

@@ -150,6 +150,24 @@ export function countValue(row: Row | undefined, variable: string): number {
 }
 
 /**
+ * The rows of a count-and-histogram query (`sparql/key-histogram.ts`): the list's count from the
+ * row with `?count` (as {@link countValue}: none is 0) and the histogram's rows, those with
+ * `rowsVariable`. A row with neither is not what that query gives.
+ *
+ * @example countAndHistogram(rows, 'rows') // { total: 70000, histogram: [{ key0, rows }, …] }
+ */
+export function countAndHistogram(rows: readonly Row[], rowsVariable: string): { total: number; histogram: Row[] } {
+  let counted: Row | undefined;
+  const histogram: Row[] = [];
+  for (const row of rows) {
+    if (row.count !== undefined) counted = row;
+    else if (row[rowsVariable] !== undefined) histogram.push(row);
+    else throw missing(`?count or ?${rowsVariable}`);
+  }
+  return { total: countValue(counted, 'count'), histogram };
+}
+
+/**
  * A double as the store holds it, from the exact text a query projected beside it
  * (`sparql/comparable.ts` exactDoubleText: the store's STR() and the remainder): Virtuoso's JSON
  * gives a double 6 significant digits. Any other term (not a double literal), or text that is not

@@ -238,7 +238,16 @@ describeEachStore('execute: plan → SPARQL → document, directly', (h) => {
       count: false,
     });
     expect(document.data).toEqual([]);
-    expect(queries).toBe(TO_MANY - 2);
+    expect(queries).toBe(TO_MANY - 1); // the page alone, as with a count: a page that is not full counts
+  });
+
+  it('a full to-many related page: the count query follows it, and the count is the whole list', async () => {
+    const all = concernsOf(mostConcerns).length;
+    const { document, queries } = await run(`/trade-activities/${mostConcerns.id}/concerns`, 'page[size]=1');
+    const expected = oracle.order('concepts', concernsOf(mostConcerns), defaultSortOf('concepts'));
+    expect(document.data.map((r: { id: string }) => r.id)).toEqual(expected.slice(0, 1));
+    expect(document.meta).toEqual({ count: all });
+    expect(queries).toBe(TO_MANY + 1);
   });
 
   // --- single resources --------------------------------------------------------------------
@@ -393,7 +402,9 @@ describeEachStore('execute: plan → SPARQL → document, directly', (h) => {
     );
     const expected = oracle.order('concepts', concernsOf(mostConcerns), sort).slice(2, 4);
     expect(document.data).toEqual(expected.map((id) => ({ type: 'concepts', id })));
-    expect(queries).toBe(LINKS_TO_MANY);
+    expect(document.meta).toEqual({ count: concernsOf(mostConcerns).length });
+    // A full page can't tell where the list ends: the count query follows it.
+    expect(queries).toBe(LINKS_TO_MANY + (expected.length === 2 ? 1 : 0));
   });
 
   it('linkage to-many, empty: data [] and count 0', async () => {

@@ -178,6 +178,12 @@ async function walk(api: ApiClient, start: string, size: number) {
   return pages;
 }
 
+/** Whether a type's default order starts with a single-valued attribute with no language (its key has few values in the sample). */
+function byKeyOfFewValues(type: string): boolean {
+  const first = mapping.types.get(type)!.defaultSort[0];
+  return first !== undefined && first.path.end !== 'id' && !first.path.multiValued && !first.path.end.language;
+}
+
 const activities = nonEmpty(oracle.members('trade-activities'), 'trade-activities');
 
 describeEachStore('filtering collections (filter)', (h) => {
@@ -188,7 +194,10 @@ describeEachStore('filtering collections (filter)', (h) => {
     expect(ids(response.body)).toEqual(wanted);
     expect(response.body.meta).toEqual({ count: wanted.length });
     const fetches = wanted.length > 0 && oracle.type(type).attributes.size > 0;
-    expect(queryCount(response)).toBe(fetches ? 3 : 2); // list and count (sent together), then fetch
+    // List and count (sent together), then fetch; an empty list sorted by a key of few values is
+    // told empty by its count and histogram alone (docs/performance.md).
+    const emptyCost = byKeyOfFewValues(type) ? 1 : 2;
+    expect(queryCount(response)).toBe(fetches ? 3 : wanted.length > 0 ? 2 : emptyCost);
   });
 
   it.each([
