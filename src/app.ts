@@ -4,8 +4,10 @@ import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { type Logger, pino } from 'pino';
 import { pinoHttp } from 'pino-http';
-import type { Dataset } from './dataset.js';
+import { type Dataset, optionsOf } from './dataset.js';
 import { JsonApiError } from './errors/json-api-error.js';
+import { withSignal } from './execute/run-query.js';
+import { warmLists } from './execute/warm-lists.js';
 import { WindowCache, type WindowCacheOptions } from './execute/window-cache.js';
 import { apiDescriptionHandler } from './http/api-description.js';
 import { type CorsOptions, corsHandler } from './http/cors.js';
@@ -79,6 +81,8 @@ export function createApp(options: AppOptions): Express {
   app.set('query parser', false); // parse-query.ts reads the raw query string itself
   app.set('etag', false); // conditional.ts sets the ETag of dataset responses, and only theirs
   app.locals.metrics = exposeMetrics;
+  // For the CLI, once it listens (warmWindowCache).
+  app.locals.warmWindowCache = (signal: AbortSignal) => warmWindowCache(datasets, windows, signal);
 
   app.use(metrics.observe()); // first, so that every response is counted, errors and preflights too
   if (options.accessLogSample) app.use(accessLog(logger, options.accessLogSample));
@@ -147,4 +151,34 @@ function frontDoor(securityHeaders: StaticHeaders, maxUrlLength: number, cors: R
 function accessLog(logger: Logger, sample: number): RequestHandler {
   const log = pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: () => Math.random() >= sample } });
   return (req, res, next) => log(req, res, next);
+}
+
+/** What reading one dataset's lists into the window cache did. */
+export interface WarmedDataset {
+  readonly dataset: string;
+  readonly lists: number;
+  readonly ms: number;
+}
+
+/**
+ * Reads each type's default list into the window cache (`execute/warm-lists.ts`), for every
+ * dataset that keeps its lists without expiry (by default the embedded store's, whose data never
+ * changes while the server runs), one dataset after the other. An endpoint's lists expire, if
+ * kept at all: reading them ahead would be work thrown away. Stops with `signal`.
+ */
+async function warmWindowCache(
+  datasets: readonly Dataset[],
+  windows: WindowCache,
+  signal: AbortSignal,
+): Promise<WarmedDataset[]> {
+  const warmed: WarmedDataset[] = [];
+  for (const dataset of datasets) {
+    const ttl = optionsOf(dataset).windowCacheTtlSeconds;
+    const lists = windows.forDataset(dataset.name, ttl);
+    if (!lists || Number.isFinite(ttl)) continue;
+    const start = performance.now();
+    const kept = await warmLists(dataset.mapping, withSignal(dataset.store, signal), lists);
+    warmed.push({ dataset: dataset.name, lists: kept, ms: Math.round(performance.now() - start) });
+  }
+  return warmed;
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import express, { type RequestHandler } from 'express';
 import { pino } from 'pino';
-import { createApp } from '../app.js';
+import { createApp, type WarmedDataset } from '../app.js';
 import { warnEmptyTypes } from '../execute/empty-types.js';
 import { createApiServer, stopGracefully } from '../http/server.js';
 import { MappingError } from '../mapping/load-mapping.js';
@@ -154,6 +154,17 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
       `${name} http://${host}:${port}`,
     );
   }
+  // Not awaited either: requests are served meanwhile (one for a list being read waits for it).
+  void (app.locals.warmWindowCache as (signal: AbortSignal) => Promise<WarmedDataset[]>)(checksQuiet.signal).then(
+    (warmed) => {
+      for (const { dataset, lists, ms } of warmed)
+        logger.info({ dataset, lists, ms }, `window cache: read ${lists} lists of dataset ${dataset} in ${ms} ms`);
+    },
+    (error: unknown) => {
+      if (!checksQuiet.signal.aborted)
+        logger.warn({ err: error }, `could not read the lists into the window cache: ${(error as Error).message}`);
+    },
+  );
   if (io.signal && !io.signal.aborted) await once(io.signal, 'abort');
   checksQuiet.abort();
   const timeoutMs = config.shutdownTimeoutMs ?? 10_000;

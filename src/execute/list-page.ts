@@ -128,8 +128,10 @@ async function cursorPage(
  * The whole ordered list from the window cache (read from the store on a miss, with the key
  * values cursors need), or `undefined` when it can't be kept; 404 when the list hangs off a parent
  * that does not exist.
+ *
+ * @example await cachedList(mapping, { type, sort: type.defaultSort, filters: [] }, store, windows)
  */
-async function cachedList(
+export async function cachedList(
   mapping: Mapping,
   request: ListRequest,
   store: Store,
