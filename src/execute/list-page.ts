@@ -207,10 +207,9 @@ async function listRows(
   if (request.parent && count && counted === undefined && keyset === undefined) {
     const rows = await runQuery(store, listQuery, listLane(request));
     const members = new Set(rows.flatMap((row) => (row.s ? [row.s.value] : []))).size;
-    if (rows.length < window.limit && (window.offset === 0 || members > 0)) {
-      if (rows.length === 0) throw noParent(request);
+    // No row at all: no parent, or a form that drops the row of a parent pointing at nothing.
+    if (rows.length > 0 && rows.length < window.limit && (window.offset === 0 || members > 0))
       return { rows, total: window.offset + members };
-    }
     const total = await countOf(mapping, request, store);
     if (total === undefined) throw noParent(request);
     return { rows, total };

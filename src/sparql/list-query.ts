@@ -166,15 +166,18 @@ function perMemberListQuery(
       : { value: keyset ? ID_KEY.variable : idSortExpression(type, SUBJECT), descending: sortKey.descending },
   );
   const id = keyset ? ID_KEY.variable : idSortExpression(type, SUBJECT);
+  // The class again, with a filter on the members' own ids: Virtuoso 7.2 answers this form's ?s
+  // as a literal when a filter binds it to one IRI, unless a triple binds it outside the
+  // sub-select. Then DISTINCT, since the class triple may be in several graphs of the union the
+  // store serves. Without such a filter, the grouped members are distinct already (10 % of
+  // Virtuoso's 390 ms for 70,000 trade activities by concerns.label).
+  const ownIds = request.filters.some((f) => f.kind === 'ids' && f.path.hops.length === 0);
   return {
     ...select(type, keyset ? [key] : [], window),
-    // DISTINCT: the class triple may be in several graphs of the union the store serves.
-    distinct: true,
+    ...(ownIds && { distinct: true }),
     where: [
       { type: 'group', patterns: [grouped] },
-      // The class again: Virtuoso 7.2 answers this form's ?s as a literal when a filter binds it
-      // to one IRI (filter[id]), unless a triple binds it outside the sub-select.
-      bgp(triple(SUBJECT, RDF_TYPE, iri(type.classIri))),
+      ...(ownIds ? [bgp(triple(SUBJECT, RDF_TYPE, iri(type.classIri)))] : []),
       ...keysetConditions(keys, id, keyset).map(filter),
     ],
     order: keysetOrder(keys, id, keyset?.fromEnd ?? false),
