@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
+import { XSD } from '../rdf/vocabulary.js';
 import type { KeyValue } from '../request/cursor.js';
 import { buildKeyHistogramQuery, buildRangeWindowQuery, ROWS } from '../sparql/key-histogram.js';
 import type { KeyRange } from '../sparql/keyset-clause.js';
@@ -66,14 +67,17 @@ export async function histogramWindow(
     manyValues.set(text, true);
     return { kind: 'plain', total };
   }
-  const span = spanOf(blocksOf(request, histogram), window, total);
+  const blocks = blocksOf(request, histogram);
+  const span = spanOf(blocks, window, total);
   if (span === 'empty') return { kind: 'rows', rows: [], total };
   if (!span) return { kind: 'plain', total };
+  const check = !cannotTie(blocks.map((block) => block.value));
   const rows = await runQuery(
     store,
-    buildRangeWindowQuery(mapping, request, { ...window, offset: span.offset }, span.range),
+    buildRangeWindowQuery(mapping, request, { ...window, offset: span.offset }, span.range, check),
     lane,
   );
+  if (!check) return { kind: 'rows', rows, total };
   const counted = rows.find((row) => row[ROWS.value] !== undefined);
   return countValue(counted, ROWS.value) === span.rows
     ? { kind: 'rows', rows: rows.filter((row) => row !== counted), total }
@@ -123,4 +127,52 @@ function spanOf(blocks: readonly Block[], window: Window, total: number): Span |
     start = end;
   }
   return undefined;
+}
+
+/**
+ * Canonical forms of datatypes whose values compare equal only when their terms are the same, so
+ * that no two values of a histogram can tie in ORDER BY while they count apart. A date or year
+ * with a time zone does not tie with another with the same zone; one without a zone can tie
+ * with one that has (the implicit zone), so all must agree. Strings are left out: a store may
+ * order them by a collation that ties other strings.
+ */
+const CANONICAL: ReadonlyMap<string, RegExp> = new Map([
+  [`${XSD}integer`, /^(0|-?[1-9][0-9]*)$/],
+  [`${XSD}boolean`, /^(true|false)$/],
+  [`${XSD}date`, /^-?[1-9]?[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(Z)?$/],
+  [`${XSD}gYear`, /^-?[1-9]?[0-9]{4}(Z)?$/],
+]);
+
+/**
+ * Whether no two of `values` (the present values of a histogram) can tie in ORDER BY: all are
+ * literals of one datatype of {@link CANONICAL} in its canonical form, with or all without a
+ * time zone. Then a range holds exactly its blocks' rows, and needs no count to prove it.
+ *
+ * @example cannotTie([literal('2016-01-01Z', xsdDate), literal('2017-01-01Z', xsdDate)]) // true
+ * @example cannotTie([literal('1', xsdInteger), literal('1.0', xsdDecimal)]) // false
+ */
+export function cannotTie(values: readonly KeyValue[]): boolean {
+  const present = values.filter((value) => value !== null);
+  const first = present[0];
+  if (first === undefined || first.termType !== 'Literal') return present.length === 0;
+  const datatype = first.datatype.value;
+  const canonical = CANONICAL.get(datatype);
+  if (!canonical) return false;
+  const zoned = first.value.endsWith('Z');
+  return present.every(
+    (value) =>
+      value.termType === 'Literal' &&
+      value.datatype.value === datatype &&
+      canonical.test(value.value) &&
+      value.value.endsWith('Z') === zoned &&
+      (datatype !== `${XSD}date` || isCalendarDate(value.value)),
+  );
+}
+
+/** Whether a date's year, month and day name a day of the calendar (not February 30th). */
+function isCalendarDate(text: string): boolean {
+  const [, year, month, day] = /^(-?\d+)-(\d{2})-(\d{2})/.exec(text)!.map(Number);
+  const date = new Date(0);
+  date.setUTCFullYear(year!, month! - 1, day!);
+  return date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
 }
