@@ -8,6 +8,9 @@ import { isSafeAbsoluteIri } from '../mapping/iri.js';
 const wholeNumber = (min: number, max: number, expected: string) =>
   z.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: expected });
 
+/** How many queries may wait in a lane. */
+const queueLength = wholeNumber(0, 100_000, 'expected a queue length from 0 to 100000');
+
 /** A duration in seconds, 0 or more. */
 const seconds = z.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected a number of seconds' });
 
@@ -37,7 +40,10 @@ const datasetSchema = z
       .strictObject({
         light: wholeNumber(1, 256, 'expected a number of queries from 1 to 256').optional(),
         heavy: wholeNumber(1, 256, 'expected a number of queries from 1 to 256').optional(),
-        queue: wholeNumber(0, 100_000, 'expected a queue length from 0 to 100000').optional(),
+        // One length for both lanes, or { light, heavy }.
+        queue: z
+          .union([queueLength, z.strictObject({ light: queueLength.optional(), heavy: queueLength.optional() })])
+          .optional(),
       })
       .optional(),
     // What one request may ask (plan/plan.ts RequestLimits); past a limit, a 400.

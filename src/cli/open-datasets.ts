@@ -81,7 +81,7 @@ export function datasetOptions(d: DatasetConfig): DatasetOptions {
 /**
  * The dataset's store, with its admission lanes and limits: `queries` per lane (defaults: HTTP
  * `HTTP_QUERIES`, light 8 / heavy 4 / queue 64; embedded `EMBEDDED_QUERIES`, light 1 / heavy 1 /
- * queue 16, on `light + heavy + 1` workers unless `workers` says otherwise), and `timeoutMs` (the
+ * queue 64 light and 16 heavy, on `light + heavy + 1` workers unless `workers` says otherwise), and `timeoutMs` (the
  * request deadline, 10 000 by default) as the store's own limit on each query.
  */
 function openStore(d: DatasetConfig, logger: Logger): Promise<Store> {

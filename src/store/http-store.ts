@@ -4,7 +4,7 @@ import { type Dispatcher, Pool } from 'undici';
 import { deadlineSignal } from './deadline-signal.js';
 import { endpointDescription } from './endpoint-description.js';
 import { describeFetchError as describe, retryStaleSocket } from './fetch-retry.js';
-import { LaneGate, type LaneLimits, laneLimits } from './lane-gate.js';
+import { LaneGate, type LaneLimits, type LaneLimitsInput, laneLimits } from './lane-gate.js';
 import { parseSelectResults } from './parse-select-results.js';
 import { type Row, type SelectOptions, type Store, StoreError } from './store.js';
 
@@ -22,7 +22,7 @@ export interface HttpStoreOptions {
    * Requests of each lane sent at once (each on a keep-alive connection of its own) and how many
    * may wait per lane; past that, `overloaded`. Default {@link HTTP_QUERIES}.
    */
-  queries?: Partial<LaneLimits>;
+  queries?: LaneLimitsInput;
   logger?: Logger;
 }
 

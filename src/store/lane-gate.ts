@@ -1,18 +1,43 @@
 import { type Lane, StoreError } from './store.js';
 
+/** How many queries may wait: one length for each lane, or a length per lane. */
+export type QueueLimit = number | Readonly<Record<Lane, number>>;
+
 /** How many queries of each lane run at once, and how many may wait (per lane). */
 export interface LaneLimits {
   readonly light: number;
   readonly heavy: number;
-  readonly queue: number;
+  readonly queue: QueueLimit;
 }
 
-/** `limits` with `defaults` for what it leaves out (a key given as undefined included). */
-export function laneLimits(defaults: LaneLimits, limits: Partial<LaneLimits> = {}): LaneLimits {
+/** Lane limits as a configuration gives them: any key may be left out, a lane's queue too. */
+export interface LaneLimitsInput {
+  readonly light?: number | undefined;
+  readonly heavy?: number | undefined;
+  readonly queue?: number | Readonly<Partial<Record<Lane, number>>> | undefined;
+}
+
+/** How many queries may wait in `lane`. */
+export const queueLength = (queue: QueueLimit, lane: Lane): number => (typeof queue === 'number' ? queue : queue[lane]);
+
+/**
+ * `limits` with `defaults` for what it leaves out (a key given as undefined included, and a lane
+ * a queue object leaves out).
+ *
+ * @example laneLimits(EMBEDDED_QUERIES, { queue: { heavy: 4 } }) // { light: 1, heavy: 1, queue: { light: 64, heavy: 4 } }
+ */
+export function laneLimits(defaults: LaneLimits, limits: LaneLimitsInput = {}): LaneLimits {
+  const { queue } = limits;
   return {
     light: limits.light ?? defaults.light,
     heavy: limits.heavy ?? defaults.heavy,
-    queue: limits.queue ?? defaults.queue,
+    queue:
+      queue === undefined || typeof queue === 'number'
+        ? (queue ?? defaults.queue)
+        : {
+            light: queue.light ?? queueLength(defaults.queue, 'light'),
+            heavy: queue.heavy ?? queueLength(defaults.queue, 'heavy'),
+          },
   };
 }
 
@@ -31,7 +56,7 @@ interface Waiter {
 /**
  * Admission control for one store: at most `limits.light` light and `limits.heavy` heavy queries
  * run at once, so light queries never wait behind heavy ones; up to `limits.queue` more wait per
- * lane, in order of arrival; past that, {@link StoreError} `overloaded` at once, with nothing sent
+ * lane (one length for both, or one each), in order of arrival; past that, {@link StoreError} `overloaded` at once, with nothing sent
  * to the store.
  *
  * `canStart` gates every start on a resource the lanes share (the embedded store: an idle, loaded
@@ -55,8 +80,13 @@ export class LaneGate {
       if (!Number.isInteger(limits[lane]) || limits[lane] < 1)
         throw new Error(`queries.${lane} must be a positive integer, got ${limits[lane]}`);
     }
-    if (!Number.isInteger(limits.queue) || limits.queue < 0)
-      throw new Error(`queries.queue must be a non-negative integer, got ${limits.queue}`);
+    for (const lane of LANES) {
+      const length = queueLength(limits.queue, lane);
+      if (!Number.isInteger(length) || length < 0)
+        throw new Error(
+          `queries.queue${typeof limits.queue === 'number' ? '' : `.${lane}`} must be a non-negative integer, got ${length}`,
+        );
+    }
   }
 
   /**
@@ -69,7 +99,7 @@ export class LaneGate {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const queue = this.waiting[lane];
     if (queue.length === 0 && this.running[lane] < this.limits[lane] && this.canStart()) return this.start(lane, task);
-    if (queue.length >= this.limits.queue) {
+    if (queue.length >= queueLength(this.limits.queue, lane)) {
       return Promise.reject(
         new StoreError(
           'overloaded',

@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { Piscina } from 'piscina';
-import { LaneGate, type LaneLimits, laneLimits } from './lane-gate.js';
+import { LaneGate, type LaneLimits, type LaneLimitsInput, laneLimits } from './lane-gate.js';
 import { parseSelectResults } from './parse-select-results.js';
 import { type Lane, type Row, type SelectOptions, type Store, StoreError } from './store.js';
 
@@ -26,7 +26,7 @@ export interface OxigraphStoreOptions {
    */
   workers?: number;
   /** Queries of each lane that run at once, and how many may wait per lane. Default {@link EMBEDDED_QUERIES}. */
-  queries?: Partial<LaneLimits>;
+  queries?: LaneLimitsInput;
   /** Longest a query may take, waiting for a worker included; past it its worker is stopped. Default 10 000. */
   timeoutMs?: number;
   logger?: Logger;
@@ -35,10 +35,12 @@ export interface OxigraphStoreOptions {
 /**
  * The embedded store's default lanes: one light and one heavy query at a time (Oxigraph runs a
  * query on one core, and with the spare that makes three workers, the most that a 2-core machine
- * runs without queries slowing each other much), and 16 waiting per lane: a query deeper in the
- * queue would rarely start before a request's 10 s deadline.
+ * runs without queries slowing each other much). 64 light queries may wait, since they take
+ * milliseconds and a page with `include` sends two at once (its fetch and its first level: 10
+ * such requests are 20 queries); 16 heavy ones, since a heavy query deeper in the queue would
+ * rarely start before a request's 10 s deadline.
  */
-export const EMBEDDED_QUERIES: LaneLimits = Object.freeze({ light: 1, heavy: 1, queue: 16 });
+export const EMBEDDED_QUERIES: LaneLimits = Object.freeze({ light: 1, heavy: 1, queue: { light: 64, heavy: 16 } });
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 type Task = { op: 'info' } | { op: 'graphs'; limit: number } | { op: 'select'; query: string };

@@ -193,7 +193,7 @@ interface Answer {
 
 /**
  * Requests in flight per server at once: the suite's tests run concurrently, and more than this would
- * only queue at the store (the embedded one answers 503 past its queue of 16, as it should).
+ * only queue at the store (the embedded one answers 503 past its queue of 16 heavy queries, as it should).
  */
 const IN_FLIGHT = 4;
 const gates = new Map<string, { running: number; waiting: (() => void)[] }>();

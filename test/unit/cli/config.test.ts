@@ -679,3 +679,23 @@ describe('flags and the equivalent config file give the same ServerConfig', () =
     expect(configFromFlags(flags, {})).toStrictEqual(await readConfigFile(file));
   });
 });
+
+describe('queries.queue', () => {
+  const write = async (name: string, queries: unknown) => {
+    await writeFile(inDir(name), stringify({ datasets: { d: { mapping: 'm.yaml', data: ['d.ttl'], queries } } }));
+    return inDir(name);
+  };
+
+  it('is one length for both lanes, or a length per lane', async () => {
+    const one = await readConfigFile(await write('queue-one.yaml', { queue: 8 }));
+    expect(one.datasets.d!.queries).toEqual({ queue: 8 });
+    const each = await readConfigFile(await write('queue-each.yaml', { light: 2, queue: { light: 100, heavy: 4 } }));
+    expect(each.datasets.d!.queries).toEqual({ light: 2, queue: { light: 100, heavy: 4 } });
+  });
+
+  it.each([{ queue: { lite: 1 } }, { queue: { light: -1 } }, { queue: 'many' }])('refuses %o', async (queries) => {
+    const error = await readConfigFile(await write('queue-bad.yaml', queries)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/queries/);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LaneGate, laneLimits } from '../../../src/store/lane-gate.js';
+import { EMBEDDED_QUERIES } from '../../../src/store/oxigraph-store.js';
 import type { Lane } from '../../../src/store/store.js';
 import { StoreError } from '../../../src/store/store.js';
 
@@ -84,6 +85,31 @@ describe('LaneGate', () => {
       expect(refused.started).toBe(false);
     },
   );
+
+  it('keeps a queue of its own length per lane when the queue is given per lane', async () => {
+    const log: string[] = [];
+    const gate = new LaneGate({ light: 1, heavy: 1, queue: { light: 3, heavy: 1 } });
+    const started: ReturnType<typeof manualTask>[] = [];
+    const tasks = (lane: 'light' | 'heavy', n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const task = manualTask(`${lane}${i}`, log);
+        started.push(task);
+        return gate.run(lane, undefined, task.task);
+      });
+    const light = tasks('light', 4); // one running, three waiting
+    const heavy = tasks('heavy', 2); // one running, one waiting
+    expect(gate.load()).toEqual({ light: { running: 1, waiting: 3 }, heavy: { running: 1, waiting: 1 } });
+    for (const [lane, waiting] of [
+      ['light', 3],
+      ['heavy', 1],
+    ] as const) {
+      const error = await rejection(gate.run(lane, undefined, manualTask('refused', log).task));
+      expect((error as StoreError).message).toBe(`the ${lane} lane is full: 1 queries running and ${waiting} waiting`);
+    }
+    gate.close(new Error('closed'));
+    for (const task of started) if (task.started) task.finish();
+    await Promise.allSettled([...light, ...heavy]);
+  });
 
   it("takes a waiting task out of the queue when its signal aborts, with the signal's reason", async () => {
     const log: string[] = [];
@@ -182,6 +208,10 @@ describe('LaneGate', () => {
     [{ light: 0, heavy: 1, queue: 1 }, 'queries.light must be a positive integer, got 0'],
     [{ light: 1, heavy: 1.5, queue: 1 }, 'queries.heavy must be a positive integer, got 1.5'],
     [{ light: 1, heavy: 1, queue: -1 }, 'queries.queue must be a non-negative integer, got -1'],
+    [
+      { light: 1, heavy: 1, queue: { light: 2, heavy: 0.5 } },
+      'queries.queue.heavy must be a non-negative integer, got 0.5',
+    ],
   ])('refuses limits %o', (limits, message) => {
     expect(() => new LaneGate(limits)).toThrow(message);
   });
@@ -193,5 +223,15 @@ describe('laneLimits', () => {
     expect(laneLimits(defaults)).toEqual(defaults);
     expect(laneLimits(defaults, { heavy: 2, light: undefined })).toEqual({ light: 8, heavy: 2, queue: 64 });
     expect(laneLimits(defaults, { light: 1, heavy: 1, queue: 0 })).toEqual({ light: 1, heavy: 1, queue: 0 });
+  });
+
+  it('fills a per-lane queue from the defaults, one length or one per lane', () => {
+    expect(laneLimits({ light: 8, heavy: 4, queue: 64 }, { queue: { heavy: 2 } })).toEqual({
+      light: 8,
+      heavy: 4,
+      queue: { light: 64, heavy: 2 },
+    });
+    expect(laneLimits(EMBEDDED_QUERIES, { queue: { light: 5 } }).queue).toEqual({ light: 5, heavy: 16 });
+    expect(laneLimits(EMBEDDED_QUERIES, { queue: 3 }).queue).toBe(3);
   });
 });
