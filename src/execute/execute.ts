@@ -9,7 +9,7 @@ import { buildFetchQuery } from '../sparql/fetch-query.js';
 import type { Store } from '../store/store.js';
 import { type Inclusion, includeRelated } from './include-related.js';
 import { listPage, listWindow } from './list-page.js';
-import { groupValues } from './rows.js';
+import { type FieldValues, groupValues } from './rows.js';
 import { runQuery } from './run-query.js';
 import type { ListWindows } from './window-cache.js';
 
@@ -56,8 +56,17 @@ export async function execute(
       return dataDocument(resource, links.self, undefined, inclusion?.included);
     }
     case 'collection': {
-      const page = await listPage(mapping, plan.list, plan.paging, store, links.page, windows);
-      const { data, included } = await fetchResources(plan.list.type, page.members, plan.view, store, links.linkBase);
+      const { type } = plan.list;
+      const attributes = shownAttributes(type, plan.view.fields);
+      const page = await listPage(mapping, plan.list, plan.paging, store, links.page, windows, attributes);
+      const { data, included } = await fetchResources(
+        type,
+        page.members,
+        plan.view,
+        store,
+        links.linkBase,
+        page.values,
+      );
       return dataDocument(data, links.self, page.parts, included);
     }
     case 'related-one': {
@@ -85,8 +94,8 @@ export async function execute(
 
 /**
  * The resource objects of known members, and the included resources when the request has
- * `include`. The fetch (none when the fieldset shows no attribute) and the first include level
- * go out together.
+ * `include`. The fetch (none when the fieldset shows no attribute, or when the list query
+ * brought the `fetched` values already) and the first include level go out together.
  */
 async function fetchResources(
   type: ResourceType,
@@ -94,15 +103,16 @@ async function fetchResources(
   view: View,
   store: Store,
   linkBase: string,
+  fetched?: Map<string, FieldValues>,
 ): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
   const attributes = shownAttributes(type, view.fields);
   const [rows, inclusion] = await Promise.all([
-    members.length > 0 && attributes.length > 0
+    !fetched && members.length > 0 && attributes.length > 0
       ? runQuery(store, buildFetchQuery(type, { iris: members.map((m) => m.iri) }, attributes), 'light')
       : [],
     include(view, type, members, store, linkBase),
   ]);
-  const values = groupValues(rows);
+  const values = fetched ?? groupValues(rows);
   const fields = view.fields.get(type.name);
   const data = members.map((member) =>
     resourceObject(type, member, values.get(member.iri), linkBase, { fields, linkage: inclusion?.linkageOf(member) }),

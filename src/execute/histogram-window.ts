@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Mapping } from '../mapping/model.js';
+import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
 import { XSD } from '../rdf/vocabulary.js';
 import type { KeyValue } from '../request/cursor.js';
@@ -34,14 +34,20 @@ interface Span {
 
 /** What reading a window through the histogram gave: its rows, or the count alone (read it the plain way). */
 export type HistogramRead =
-  | { readonly kind: 'rows'; readonly rows: Row[]; readonly total: number }
+  | {
+      readonly kind: 'rows';
+      readonly rows: Row[];
+      readonly total: number;
+      /** The rows carry the members' attribute values too (`?f ?o`), so no fetch is needed. */
+      readonly withValues: boolean;
+    }
   | { readonly kind: 'plain'; readonly total: number };
 
 /**
  * An offset window of a list read through its first key's histogram (`sparql/key-histogram.ts`):
  * one query gives the list's count and the histogram, which say which key values the window's
- * rows have; a second reads the window from the members with those values only, and counts the
- * rows in their range. `undefined` when the list can't be read this way (the caller reads it the
+ * rows have; a second reads the window from the members with those values only (with their
+ * values of `attributes`, when its form allows), and counts the rows in their range. `undefined` when the list can't be read this way (the caller reads it the
  * plain way, count and window side by side). `plain`, with the count, when it could but should
  * not: more than {@link MAX_VALUES} values, or counts that don't add up: the histogram's rows are
  * not the count (a member with two values of a single-valued key, a class triple in two graphs),
@@ -56,6 +62,7 @@ export async function histogramWindow(
   request: ListRequest,
   window: Window,
   store: Store,
+  attributes: readonly Attribute[] = [],
 ): Promise<HistogramRead | undefined> {
   const query = buildKeyHistogramQuery(mapping, request, MAX_VALUES + 1);
   if (!query) return undefined;
@@ -69,18 +76,22 @@ export async function histogramWindow(
   }
   const blocks = blocksOf(request, histogram);
   const span = spanOf(blocks, window, total);
-  if (span === 'empty') return { kind: 'rows', rows: [], total };
+  if (span === 'empty') return { kind: 'rows', rows: [], total, withValues: false };
   if (!span) return { kind: 'plain', total };
   const check = !cannotTie(blocks.map((block) => block.value));
-  const rows = await runQuery(
-    store,
-    buildRangeWindowQuery(mapping, request, { ...window, offset: span.offset }, span.range, check),
-    lane,
+  const { query: rangeQuery, withValues } = buildRangeWindowQuery(
+    mapping,
+    request,
+    { ...window, offset: span.offset },
+    span.range,
+    check,
+    attributes,
   );
-  if (!check) return { kind: 'rows', rows, total };
+  const rows = await runQuery(store, rangeQuery, lane);
+  if (!check) return { kind: 'rows', rows, total, withValues };
   const counted = rows.find((row) => row[ROWS.value] !== undefined);
   return countValue(counted, ROWS.value) === span.rows
-    ? { kind: 'rows', rows: rows.filter((row) => row !== counted), total }
+    ? { kind: 'rows', rows: rows.filter((row) => row !== counted), total, withValues }
     : { kind: 'plain', total };
 }
 

@@ -1,5 +1,5 @@
 import { notFound } from '../errors/json-api-error.js';
-import type { Mapping } from '../mapping/model.js';
+import type { Attribute, Mapping } from '../mapping/model.js';
 import type { Keyset, ListRequest, Paging, Window } from '../plan/plan.js';
 import { type Cursor, encodeCursor } from '../request/cursor.js';
 import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
@@ -19,7 +19,7 @@ import {
   offsetSlice,
   orderedList,
 } from './ordered-list.js';
-import { countValue, membersOf } from './rows.js';
+import { countValue, type FieldValues, groupValues, membersOf } from './rows.js';
 import { listLane, runQuery } from './run-query.js';
 import type { ListWindows } from './window-cache.js';
 
@@ -27,13 +27,16 @@ import type { ListWindows } from './window-cache.js';
 export interface ListPage {
   readonly members: Member[];
   readonly parts: PageParts;
+  /** The members' values of the attributes asked for, when the list query brought them (no fetch then). */
+  readonly values?: Map<string, FieldValues>;
 }
 
 /**
  * One page of a list (an offset page, or a cursor page by the cursor pagination profile), with
  * its links and meta. The count query, when the dataset counts, goes alongside the list query.
  * With `windows` (the dataset's window cache), the page is cut from the whole ordered list,
- * read once and kept, and the count is its length; the answer is the same, byte for byte.
+ * read once and kept, and the count is its length; the answer is the same, byte for byte. A page
+ * read through the key's histogram brings its members' values of `attributes` with it (`values`).
  *
  * @example await listPage(mapping, plan.list, plan.paging, recorder, { path: '/concepts', query: 'page[size]=5' })
  */
@@ -44,20 +47,22 @@ export async function listPage(
   store: Store,
   base: PageBase,
   windows?: ListWindows,
+  attributes: readonly Attribute[] = [],
 ): Promise<ListPage> {
   const list = windows && (await cachedList(mapping, request, store, windows));
   if (paging.page.kind === 'cursor') return cursorPage(mapping, request, paging, store, base, list);
   const { page } = paging;
   // Without a count, one row more than the page tells whether a next page exists.
   const window = { limit: page.size + (paging.count ? 0 : 1), offset: pageStart(page) };
-  const { members, total } = list
+  const { members, total, values } = list
     ? { members: offsetSlice(list, window), total: paging.count ? list.members.length : undefined }
-    : await storeWindow(mapping, request, window, paging.count, store);
+    : await storeWindow(mapping, request, window, paging.count, store, attributes);
   const hasNext = total === undefined ? members.length > page.size : window.offset + page.size < total;
   const links = offsetLinks(base, page, { ...(total !== undefined && { total }), hasNext });
   return {
     members: members.slice(0, page.size),
     parts: { links, ...(total !== undefined && { meta: { count: total } }) },
+    ...(values && { values }),
   };
 }
 
@@ -164,12 +169,16 @@ async function storeWindow(
   window: Window,
   count: boolean,
   store: Store,
-): Promise<{ members: Member[]; total?: number }> {
-  const histogram = count ? await histogramWindow(mapping, request, window, store) : undefined;
-  const read =
-    histogram?.kind === 'rows'
-      ? histogram
-      : await listRows(mapping, request, window, undefined, count, store, histogram?.total);
+  attributes: readonly Attribute[],
+): Promise<{ members: Member[]; total?: number; values?: Map<string, FieldValues> }> {
+  const histogram = count ? await histogramWindow(mapping, request, window, store, attributes) : undefined;
+  if (histogram?.kind === 'rows')
+    return {
+      members: membersOf(request.type, histogram.rows, false),
+      total: histogram.total,
+      ...(histogram.withValues && { values: groupValues(histogram.rows) }),
+    };
+  const read = await listRows(mapping, request, window, undefined, count, store, histogram?.total);
   return { members: membersOf(request.type, read.rows, request.parent !== undefined), total: read.total };
 }
 

@@ -1,7 +1,8 @@
 import { type Pattern, type SelectQuery, type VariableExpression, Wildcard } from 'sparqljs';
-import type { Mapping } from '../mapping/model.js';
+import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
 import { aggregate, filter, variable } from './ast.js';
+import { withAttributeValues } from './fetch-query.js';
 import { type KeyRange, keysetOrder, rangeClauses } from './keyset-clause.js';
 import { buildCountQuery, buildListQuery, listPatterns, SUBJECT, select } from './list-query.js';
 import { idSortExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
@@ -60,7 +61,9 @@ export function buildKeyHistogramQuery(mapping: Mapping, request: ListRequest, l
  * those {@link buildKeyHistogramQuery} counts, so that the two can be checked against each other.
  * Ordered again outside the UNION, which keeps no order of its own. Only for a list whose
  * histogram added up to its count (`execute/histogram-window.ts`). Without `counted`, the window
- * alone: for values that can't tie in ORDER BY while they count apart.
+ * alone: for values that can't tie in ORDER BY while they count apart; with `attributes`, such a
+ * window of one sort key also brings its members' values of them (`withValues`), so the page
+ * needs no fetch query.
  */
 export function buildRangeWindowQuery(
   mapping: Mapping,
@@ -68,7 +71,8 @@ export function buildRangeWindowQuery(
   window: Window,
   range: KeyRange,
   counted = true,
-): SelectQuery {
+  attributes: readonly Attribute[] = [],
+): { query: SelectQuery; withValues: boolean } {
   const sort = firstKeySort(mapping, request);
   if (!sort) throw new Error('A key range needs a flat attribute key first');
   const { optionals, condition } = rangeClauses(sort, range);
@@ -83,22 +87,32 @@ export function buildRangeWindowQuery(
   // 5 ms of Virtuoso's 20 for a year's page). With more keys, the others may still have several.
   // A range of one value ties every row on the key: the rest of the order is the id's (3 ms of
   // Virtuoso's 14 for a year's page).
+  // A page of one key and no range count also brings its members' attribute values
+  // (`withAttributeValues`): its ORDER BY is over what it projects, so the rows can be ordered
+  // again after the join. Not beside the range count: Virtuoso 7.2 fails on that UNION (502).
   const oneValue = range.from !== null && range.to !== null && range.from.equals(range.to);
-  const page: SelectQuery =
-    sort.keys.filter((key) => key.present).length === 1
-      ? {
-          ...select(request.type, [keyVariable(0)], window),
-          where: inRange(optionals),
-          order: oneValue ? keysetOrder(sort.keys.slice(1), id, false) : order,
-        }
-      : buildListQuery(mapping, request, window, undefined, range);
-  if (!counted) return page;
+  const oneKey = sort.keys.filter((key) => key.present).length === 1;
+  const withValues = oneKey && !counted && attributes.length > 0;
+  const keyPage: SelectQuery = {
+    ...select(request.type, [keyVariable(0)], window),
+    where: inRange(optionals),
+    order: oneValue ? keysetOrder(sort.keys.slice(1), id, false) : order,
+  };
+  const page = !oneKey
+    ? buildListQuery(mapping, request, window, undefined, range)
+    : withValues
+      ? withAttributeValues(keyPage, attributes)
+      : keyPage;
+  if (!counted) return { query: page, withValues };
   const rangeCount: SelectQuery = {
     ...select(request.type, []),
     variables: [countRows()],
     where: inRange([optionals[0]!]),
   };
-  return { ...select(request.type, []), variables: [new Wildcard()], where: [union(page, rangeCount)], order };
+  return {
+    query: { ...select(request.type, []), variables: [new Wildcard()], where: [union(page, rangeCount)], order },
+    withValues,
+  };
 }
 
 const union = (...queries: SelectQuery[]): Pattern => ({

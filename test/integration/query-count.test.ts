@@ -5,9 +5,12 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { writeDataset } from '../../scripts/generate.js';
 import { createApp } from '../../src/app.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
+import type { Mapping } from '../../src/mapping/model.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, queryCount } from '../support/api-client.js';
 import { describeStores, openStoreWith, SAMPLE_MAPPING } from '../support/each-store.js';
+import { fetchGoesWithPage } from '../support/list-cost.js';
+import { Oracle } from '../support/oracle.js';
 
 /**
  * The number of SPARQL queries does not grow with the number of resources: the same request
@@ -20,16 +23,16 @@ describeStores(`queries per request on ${ACTIVITIES} generated activities`, (sto
   let dir: string;
   let store: Store;
   let api: ApiClient;
+  let mapping: Mapping;
+  let oracle: Oracle;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sparql-jsonapi-count-'));
     const file = join(dir, 'generated.nt');
     await writeDataset({ activities: ACTIVITIES, seed: 7 }, file);
     store = await openStoreWith(storeName, [file]);
-    api = await ApiClient.listen(
-      createApp({
-        datasets: [{ name: 'generated', mapping: await loadMapping(SAMPLE_MAPPING), store, linkBase: '' }],
-      }),
-    );
+    mapping = await loadMapping(SAMPLE_MAPPING);
+    oracle = Oracle.fromFile(file, mapping);
+    api = await ApiClient.listen(createApp({ datasets: [{ name: 'generated', mapping, store, linkBase: '' }] }));
   });
   afterAll(async () => {
     await api?.close();
@@ -48,6 +51,7 @@ describeStores(`queries per request on ${ACTIVITIES} generated activities`, (sto
 
   it('each other shape costs what the README says', async () => {
     const [first] = (await api.get('/trade-activities?sort=id')).body.data;
+    const fetchWithPage = fetchGoesWithPage(mapping, oracle, 'trade-activities') ? 1 : 0;
     const costs: Array<[string, number]> = [
       [`/trade-activities/${first.id}`, 1],
       [`/trade-activities/${first.id}/concerns?sort=label`, 2], // not a full page: it gives the count
@@ -57,18 +61,19 @@ describeStores(`queries per request on ${ACTIVITIES} generated activities`, (sto
       [`/trade-activities/${first.id}/links/concerns?page[size]=1`, 2], // a full page: then the count
       [`/trade-activities/${first.id}/links/origin`, 1],
       ['/concepts?sort=-narrower-concepts.label', 3],
-      // list, count, fetch, and one query per include level for the whole page
-      ['/trade-activities?include=concerns.broader-concepts&page[size]=100', 5],
+      // list, count, fetch (unless the list query brings the values), and one query per include
+      // level for the whole page
+      ['/trade-activities?include=concerns.broader-concepts&page[size]=100', 5 - fetchWithPage],
       [
         '/trade-activities?include=concerns.broader-concepts.narrower-concepts,origin.country,destination,amount&page[size]=100',
-        6,
+        6 - fetchWithPage,
       ],
       [`/trade-activities/${first.id}?include=concerns.broader-concepts`, 3],
       // no attribute in the fieldset: nothing to fetch
       ['/trade-activities?fields[trade-activities]=concerns&page[size]=100', 2],
       [
         '/trade-activities?filter[concerns.label][contains]=e&filter[financial-year][gte]=2000-01-01Z&filter[destination][exists]=true&page[size]=100',
-        3,
+        3 - fetchWithPage,
       ],
       [`/trade-activities/${first.id}/concerns?filter[notation][ne]=x&sort=-label`, 2],
     ];
