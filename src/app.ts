@@ -81,7 +81,7 @@ export function createApp(options: AppOptions): Express {
   app.set('query parser', false); // parse-query.ts reads the raw query string itself
   app.set('etag', false); // conditional.ts sets the ETag of dataset responses, and only theirs
   app.locals.metrics = exposeMetrics;
-  // For the CLI, once it listens (warmWindowCache).
+  // For the CLI, before it listens (warmWindowCache).
   app.locals.warmWindowCache = (signal: AbortSignal) => warmWindowCache(datasets, windows, signal);
 
   app.use(metrics.observe()); // first, so that every response is counted, errors and preflights too

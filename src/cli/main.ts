@@ -125,6 +125,17 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
     ...(config.maxUrlLength !== undefined && { maxUrlLength: config.maxUrlLength }),
     shutdown: stopping.signal,
   });
+  // Before listening, so that no collection's first page waits for its list (the embedded store
+  // has loaded its files by now; a few seconds more at 1M triples). A store that fails only warns.
+  const warming = io.signal ? AbortSignal.any([checksQuiet.signal, io.signal]) : checksQuiet.signal;
+  try {
+    const warmed = await (app.locals.warmWindowCache as (signal: AbortSignal) => Promise<WarmedDataset[]>)(warming);
+    for (const { dataset, lists, ms } of warmed)
+      logger.info({ dataset, lists, ms }, `window cache: read ${lists} lists of dataset ${dataset} in ${ms} ms`);
+  } catch (error) {
+    if (!warming.aborted)
+      logger.warn({ err: error }, `could not read the lists into the window cache: ${(error as Error).message}`);
+  }
   const servers: { server: Server; name: string }[] = [];
   try {
     servers.push({
@@ -154,17 +165,6 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
       `${name} http://${host}:${port}`,
     );
   }
-  // Not awaited either: requests are served meanwhile (one for a list being read waits for it).
-  void (app.locals.warmWindowCache as (signal: AbortSignal) => Promise<WarmedDataset[]>)(checksQuiet.signal).then(
-    (warmed) => {
-      for (const { dataset, lists, ms } of warmed)
-        logger.info({ dataset, lists, ms }, `window cache: read ${lists} lists of dataset ${dataset} in ${ms} ms`);
-    },
-    (error: unknown) => {
-      if (!checksQuiet.signal.aborted)
-        logger.warn({ err: error }, `could not read the lists into the window cache: ${(error as Error).message}`);
-    },
-  );
   if (io.signal && !io.signal.aborted) await once(io.signal, 'abort');
   checksQuiet.abort();
   const timeoutMs = config.shutdownTimeoutMs ?? 10_000;

@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { WarmedDataset } from '../../src/app.js';
 import { createApp } from '../../src/app.js';
+import { main } from '../../src/cli/main.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../src/mapping/model.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, queryCount } from '../support/api-client.js';
+import { captureIo, listeningPort } from '../support/cli-io.js';
 import { describeStores, openSampleStore, SAMPLE_MAPPING } from '../support/each-store.js';
+import { SAMPLE_DATA } from '../support/global-setup.js';
 
 /**
- * The window cache read ahead (app.ts warmWindowCache, as the CLI starts it once it listens):
+ * The window cache read ahead (app.ts warmWindowCache, as the CLI runs it before it listens):
  * every type's default list is read for a dataset that keeps lists without expiry, so that a
  * collection's first page only fetches; a dataset whose lists expire is left alone.
  */
@@ -63,4 +66,25 @@ describeStores('reading the window cache ahead', (storeName) => {
     const fetches = response.body.data.length > 0 ? 1 : 0;
     expect(queryCount(response)).toBe(fetches + 1);
   });
+});
+
+it("serve reads the embedded store's lists before it listens, so no first page waits for one", async () => {
+  const stopper = new AbortController();
+  const io = captureIo({ LOG_LEVEL: 'info' }, stopper.signal);
+  const exited = main(['serve', '--mapping', SAMPLE_MAPPING, '--data', SAMPLE_DATA, '--port', '0'], io);
+  try {
+    await listeningPort(
+      () => io.out,
+      exited,
+      () => io.err.join('\n'),
+    );
+  } finally {
+    stopper.abort();
+  }
+  expect(await exited).toBe(0);
+  const messages = io.out.map((line) => (JSON.parse(line) as { msg: string }).msg);
+  const read = messages.findIndex((m) => /^window cache: read \d+ lists of dataset /.test(m));
+  const listening = messages.findIndex((m) => m.startsWith('listening on'));
+  expect(read, messages.join('\n')).toBeGreaterThanOrEqual(0);
+  expect(read).toBeLessThan(listening);
 });
