@@ -7,7 +7,7 @@ import { pageStart } from '../request/parse-page.js';
 import type { PageParts } from '../shape/documents.js';
 import { cursorLinks, offsetLinks, type PageBase, requestLink } from '../shape/page-links.js';
 import type { Member } from '../shape/resource-objects.js';
-import { buildCountQuery, buildListQuery } from '../sparql/list-query.js';
+import { buildCountQuery, buildKeyedWindowQuery, buildListQuery } from '../sparql/list-query.js';
 import { toText } from '../sparql/to-text.js';
 import { type Row, type Store, StoreError } from '../store/store.js';
 import { histogramWindow } from './histogram-window.js';
@@ -212,9 +212,8 @@ async function listRows(
   store: Store,
   counted?: number,
 ): Promise<{ rows: Row[]; total?: number }> {
-  const listQuery = buildListQuery(mapping, request, window, keyset);
   if (request.parent && count && counted === undefined && keyset === undefined) {
-    const rows = await runQuery(store, listQuery, listLane(request));
+    const rows = await runQuery(store, buildListQuery(mapping, request, window), listLane(request));
     const members = new Set(rows.flatMap((row) => (row.s ? [row.s.value] : []))).size;
     // No row at all: no parent, or a form that drops the row of a parent pointing at nothing.
     if (rows.length > 0 && rows.length < window.limit && (window.offset === 0 || members > 0))
@@ -224,7 +223,7 @@ async function listRows(
     return { rows, total };
   }
   const [rows, total] = await Promise.all([
-    runQuery(store, listQuery, listLane(request)),
+    windowRows(mapping, request, window, keyset, store),
     count ? (counted ?? countOf(mapping, request, store)) : undefined,
   ]);
   if (request.parent && rows.length === 0) {
@@ -235,6 +234,26 @@ async function listRows(
     if (!parentExists) throw noParent(request);
   }
   return total === undefined ? { rows } : { rows, total };
+}
+
+/**
+ * A window's rows by the list query; for a list sorted by a key of several values, first by the
+ * window among the members that have a key (`buildKeyedWindowQuery`), which spares the list query
+ * when it fills the window.
+ */
+async function windowRows(
+  mapping: Mapping,
+  request: ListRequest,
+  window: Window,
+  keyset: Keyset | undefined,
+  store: Store,
+): Promise<Row[]> {
+  const keyed = keyset === undefined ? buildKeyedWindowQuery(mapping, request, window) : undefined;
+  if (keyed) {
+    const rows = await runQuery(store, keyed, listLane(request));
+    if (rows.length === window.limit) return rows;
+  }
+  return runQuery(store, buildListQuery(mapping, request, window, keyset), listLane(request));
 }
 
 /** The list's total, or `undefined` when it hangs off a parent that does not exist. */

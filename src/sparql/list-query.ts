@@ -184,6 +184,35 @@ function perMemberListQuery(
   };
 }
 
+/**
+ * The window of a per-member-key list (see {@link perMemberListQuery}) among its members that have
+ * a key, which come first in both directions: the members joined to their key, with neither the
+ * UNION nor the list's GROUP BY (Virtuoso: 256 against 382 ms for the first page of 70,000 trade
+ * activities by concerns.label at 1M triples). A window it does not fill reaches the members
+ * without a key, which only the list query lists. DISTINCT for a class triple in several graphs
+ * of the union the store serves; the key is projected, so each row is one member. `undefined`
+ * for any other list.
+ *
+ * @example buildKeyedWindowQuery(mapping, { type: tradeActivities, sort: parseSort('concerns.label', mapping, tradeActivities), filters: [] }, { limit: 20, offset: 0 })
+ */
+export function buildKeyedWindowQuery(mapping: Mapping, request: ListRequest, window: Window): SelectQuery | undefined {
+  const i = perMemberKeyIndex(request);
+  if (i === undefined) return undefined;
+  const { type } = request;
+  const perMember = perMemberKey(mapping, request.sort[i]!, i, SUBJECT);
+  const id = idSortExpression(type, SUBJECT);
+  const keys: KeyExpression[] = request.sort.map((sortKey, j) => ({
+    value: j === i ? op('substr', perMember.value, integer(2)) : id,
+    descending: sortKey.descending,
+  }));
+  return {
+    ...select(type, [perMember.value], window),
+    distinct: true,
+    where: [...listPatterns(mapping, request, []), perMember.pattern],
+    order: keysetOrder(keys, id, false),
+  };
+}
+
 /** A SELECT of the members (`?s`, `?s_id`) and `extra`, over `window` if any. */
 export function select(type: ResourceType, extra: (VariableTerm | VariableExpression)[], window?: Window): SelectQuery {
   return {

@@ -3,6 +3,7 @@ import { loadMapping } from '../../src/mapping/load-mapping.js';
 import { type ApiClient, queryCount } from '../support/api-client.js';
 import { describeEachStore, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
+import { listAfterKeyedWindow } from '../support/list-cost.js';
 import { nonEmpty } from '../support/non-empty.js';
 import { Oracle } from '../support/oracle.js';
 
@@ -34,7 +35,17 @@ async function walk(api: ApiClient, start: string, direction: 'next' | 'prev', s
   return pages;
 }
 
-const LISTS = [
+/**
+ * The lists walked; `sorted` for a top-level list whose page may send the list query after its
+ * keyed window query (a key of several values, `listAfterKeyedWindow`).
+ */
+const LISTS: {
+  what: string;
+  path: string;
+  query: string;
+  expected: () => string[];
+  sorted?: { type: string; sort: string };
+}[] = [
   {
     what: 'trade-activities by -financial-year (default sort)',
     path: '/trade-activities',
@@ -46,12 +57,21 @@ const LISTS = [
     path: '/trade-activities',
     query: 'sort=concerns.label,-id',
     expected: () => oracle.order('trade-activities', activities, 'concerns.label,-id'),
+    sorted: { type: 'trade-activities', sort: 'concerns.label,-id' },
   },
   {
     what: 'concepts by -label',
     path: '/concepts',
     query: 'sort=-label',
     expected: () => oracle.order('concepts', oracle.members('concepts'), '-label'),
+    sorted: { type: 'concepts', sort: '-label' },
+  },
+  {
+    what: 'concepts by -narrower-concepts.label (most have none: the walk crosses into those without)',
+    path: '/concepts',
+    query: 'sort=-narrower-concepts.label',
+    expected: () => oracle.order('concepts', oracle.members('concepts'), '-narrower-concepts.label'),
+    sorted: { type: 'concepts', sort: '-narrower-concepts.label' },
   },
   {
     what: 'a to-many related collection',
@@ -64,7 +84,7 @@ const LISTS = [
 describeEachStore('offset pagination (page[number], page[size])', (h) => {
   it.each(LISTS)(
     'next links walk $what once each, in order; prev links walk back',
-    async ({ what, path, query, expected }) => {
+    async ({ what, path, query, expected, sorted }) => {
       const order = nonEmpty(expected(), what);
       const size = 2;
       const start = `${path}?${query}${query ? '&' : ''}page[size]=${size}`;
@@ -78,7 +98,10 @@ describeEachStore('offset pagination (page[number], page[size])', (h) => {
           `${path}?${query}${query ? '&' : ''}page%5Bnumber%5D=0&page%5Bsize%5D=${size}`,
         );
         expect(page.body.links.last).toBe(forward.at(-1)!.body.links.self);
-        expect(page.queries).toBeLessThanOrEqual(3); // list, count, fetch
+        // keyed window (if short, then the list), count, fetch
+        const window = { offset: number * size, limit: size };
+        const short = sorted && listAfterKeyedWindow(mapping, oracle, sorted.type, sorted.sort, window);
+        expect(page.queries).toBeLessThanOrEqual(short ? 4 : 3);
       }
       const backward = await walk(h().api, forward.at(-1)!.body.links.self, 'prev', size);
       expect(backward.reverse().flatMap((p) => p.ids)).toEqual(order);
@@ -87,15 +110,18 @@ describeEachStore('offset pagination (page[number], page[size])', (h) => {
 
   it.each(LISTS)(
     'without a count ($what): no last, no meta.count, next found by one extra row',
-    async ({ what, path, query, expected }) => {
+    async ({ what, path, query, expected, sorted }) => {
       const order = nonEmpty(expected(), what);
       const forward = await walk(h().api, `/api/uncounted${path}?${query}`, 'next', 4);
       expect(forward.flatMap((p) => p.ids)).toEqual(order);
-      for (const page of forward) {
+      for (const [number, page] of forward.entries()) {
         expect(page.body.meta).toBeUndefined();
         expect(page.body.links).not.toHaveProperty('last');
         expect(page.body.links.first).toMatch(/page%5Bnumber%5D=0$/);
-        expect(page.queries).toBeLessThanOrEqual(2); // list, fetch
+        // keyed window (if short, then the list), fetch; one row more than the page
+        const window = { offset: number * 4, limit: 5 };
+        const short = sorted && listAfterKeyedWindow(mapping, oracle, sorted.type, sorted.sort, window);
+        expect(page.queries).toBeLessThanOrEqual(short ? 3 : 2);
       }
     },
   );

@@ -2,6 +2,7 @@ import type { Literal, NamedNode } from '@rdfjs/types';
 import { cannotTie } from '../../src/execute/histogram-window.js';
 import type { Mapping, SortKey } from '../../src/mapping/model.js';
 import { parseSort } from '../../src/request/parse-sort.js';
+import { perMemberKeyIndex } from '../../src/sparql/per-member-key.js';
 import type { Oracle } from './oracle.js';
 
 /*
@@ -40,4 +41,26 @@ export function fetchGoesWithPage(mapping: Mapping, oracle: Oracle, type: string
   const { predicate } = key.path.end;
   const values = oracle.members(type).flatMap((member) => oracle.objects(member.iri, predicate));
   return cannotTie(values as (Literal | NamedNode)[]);
+}
+
+/**
+ * Whether a page of a top-level list sends the list query after its keyed window query
+ * (`list-query.ts` buildKeyedWindowQuery): the list is sorted by a text key of several values, and
+ * fewer of its members have that key than the window reaches (`offset + limit`).
+ *
+ * @example listAfterKeyedWindow(mapping, oracle, 'concepts', '-narrower-concepts.label', { offset: 0, limit: 20 }) // true
+ */
+export function listAfterKeyedWindow(
+  mapping: Mapping,
+  oracle: Oracle,
+  type: string,
+  sort: string,
+  window: { offset: number; limit: number },
+): boolean {
+  const keys = parseSort(sort, mapping, mapping.types.get(type)!);
+  const i = perMemberKeyIndex({ sort: keys });
+  if (i === undefined) return false;
+  const field = sort.split(',')[i]!;
+  const keyed = oracle.members(type).filter((member) => oracle.sortValue(type, member, field) !== undefined);
+  return keyed.length < window.offset + window.limit;
 }

@@ -215,6 +215,11 @@ export class Oracle {
     return keyed.map((k) => k.r.id);
   }
 
+  /** The value `resource` sorts by for one sort field (`-concerns.label`), or undefined when it has none. */
+  sortValue(typeName: string, resource: Resource, field: string): Term | undefined {
+    return this.sortKey(typeName, resource, field.replace(/^-/, '').split('.'), field.startsWith('-'));
+  }
+
   private sortKey(typeName: string, resource: Resource, path: string[], descending: boolean): Term | undefined {
     if (path.length === 1 && path[0] === 'id') return DataFactory.literal(idKey(this.type(typeName), resource));
     let type = this.type(typeName);
