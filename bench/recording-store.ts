@@ -23,6 +23,7 @@ export type Wave = readonly string[];
 export function recordingStore(inner: Store, log: RecordedQuery[]): Store {
   return {
     description: `recording ${inner.description}`,
+    oneGraph: inner.oneGraph,
     async select(query: string, options?: SelectOptions): Promise<Row[]> {
       const start = performance.now();
       try {

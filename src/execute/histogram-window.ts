@@ -65,7 +65,7 @@ export async function histogramWindow(
   store: Store,
   attributes: readonly Attribute[] = [],
 ): Promise<HistogramRead | undefined> {
-  const query = buildKeyHistogramQuery(mapping, request, MAX_VALUES + 1);
+  const query = buildKeyHistogramQuery(mapping, request, MAX_VALUES + 1, store.oneGraph);
   if (!query) return undefined;
   const text = toText(query);
   if (manyValues.has(text)) return undefined;

@@ -248,7 +248,7 @@ async function windowRows(
   keyset: Keyset | undefined,
   store: Store,
 ): Promise<Row[]> {
-  const keyed = keyset === undefined ? buildKeyedWindowQuery(mapping, request, window) : undefined;
+  const keyed = keyset === undefined ? buildKeyedWindowQuery(mapping, request, window, store.oneGraph) : undefined;
   if (keyed) {
     const rows = await runQuery(store, keyed, listLane(request));
     if (rows.length === window.limit) return rows;
@@ -258,7 +258,7 @@ async function windowRows(
 
 /** The list's total, or `undefined` when it hangs off a parent that does not exist. */
 async function countOf(mapping: Mapping, request: ListRequest, store: Store): Promise<number | undefined> {
-  const [row] = await runQuery(store, buildCountQuery(mapping, request), listLane(request));
+  const [row] = await runQuery(store, buildCountQuery(mapping, request, store.oneGraph), listLane(request));
   if (request.parent && countValue(row, 'parents') === 0) return undefined;
   return countValue(row, 'count');
 }

@@ -28,6 +28,7 @@ export const listLane = (request: ListRequest): Lane => (request.parent ? 'light
 export function withSignal(store: Store, signal: AbortSignal): Store {
   return {
     description: store.description,
+    oneGraph: store.oneGraph,
     select: (query: string, options?: SelectOptions) => store.select(query, { ...options, signal }),
     ping: (options?: SelectOptions) => store.ping(options),
     close: () => store.close(),

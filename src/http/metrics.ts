@@ -147,6 +147,7 @@ export class Metrics {
       get description() {
         return store.description;
       },
+      oneGraph: store.oneGraph,
     };
   }
 

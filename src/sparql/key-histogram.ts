@@ -32,9 +32,14 @@ const countRows = (): VariableExpression => ({ expression: aggregate('count', ne
  * histogram costs no more queries than a plain one. `undefined` when the list can't be paged this
  * way: it hangs off a parent, or its first key is the id or not flat.
  *
- * @example buildKeyHistogramQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, 501)
+ * @example buildKeyHistogramQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, 501, false)
  */
-export function buildKeyHistogramQuery(mapping: Mapping, request: ListRequest, limit: number): SelectQuery | undefined {
+export function buildKeyHistogramQuery(
+  mapping: Mapping,
+  request: ListRequest,
+  limit: number,
+  oneGraph: boolean,
+): SelectQuery | undefined {
   const sort = firstKeySort(mapping, request);
   if (!sort) return undefined;
   const key = sort.keys[0]!;
@@ -48,7 +53,7 @@ export function buildKeyHistogramQuery(mapping: Mapping, request: ListRequest, l
   return {
     ...select(request.type, []),
     variables: [new Wildcard()],
-    where: [union(buildCountQuery(mapping, request), histogram)],
+    where: [union(buildCountQuery(mapping, request, oneGraph), histogram)],
     // The flat ORDER BY of the values, as the list orders them (not a grouped query's ORDER BY:
     // Virtuoso 7.2 orders one by IF(BOUND(?key0), 0, 1) as if every ?key0 were unbound).
     order: [{ expression: key.value, descending: key.descending }],

@@ -164,6 +164,8 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
 
   return {
     description: `sparql ${where}`,
+    // Virtuoso, Fuseki and the rest serve a union of graphs, or one, as their default graph.
+    oneGraph: graph !== undefined,
     limits,
     connections,
     select,

@@ -250,6 +250,7 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
     description: `oxigraph (${options.files.length} files, ${triples} triples${
       options.graph === undefined ? '' : `, graph <${options.graph}>: ${graphTriples} triples`
     }, ${workers} workers)`,
+    oneGraph: options.graph !== undefined,
 
     async select(query: string, { signal, lane = 'heavy' }: SelectOptions = {}): Promise<Row[]> {
       const json = await runTask({ op: 'select', query }, lane, signal);

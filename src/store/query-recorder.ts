@@ -15,6 +15,10 @@ export class QueryRecorder implements Store {
     return this.store.description;
   }
 
+  get oneGraph(): boolean {
+    return this.store.oneGraph;
+  }
+
   async select(query: string, options?: SelectOptions): Promise<Row[]> {
     const start = performance.now();
     this.queries += 1;

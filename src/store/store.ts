@@ -36,6 +36,12 @@ export interface Store {
   close(): Promise<void>;
   /** Human-readable description for logs, e.g. `oxigraph (3 files, 1234 triples)` or the endpoint URL. */
   readonly description: string;
+  /**
+   * True when queries read one graph (an endpoint's or the embedded files' configured `graph`), so
+   * that a triple pattern matches each triple once. Over a union of graphs a triple held in two
+   * matches twice, and a count of members needs DISTINCT (`list-query.ts` buildCountQuery).
+   */
+  readonly oneGraph: boolean;
 }
 
 /**

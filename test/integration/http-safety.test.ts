@@ -25,6 +25,7 @@ import { describeEachStore } from '../support/each-store.js';
 function slowed(store: Store, ms: number, aborts: unknown[]): Store {
   return {
     description: store.description,
+    oneGraph: store.oneGraph,
     select: async (query, options) => {
       try {
         await delay(ms, undefined, options?.signal ? { signal: options.signal } : {});

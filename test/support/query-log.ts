@@ -9,6 +9,7 @@ import type { Store } from '../../src/store/store.js';
 export function noteQueries(store: Store, sent: string[]): Store {
   return {
     description: store.description,
+    oneGraph: store.oneGraph,
     select: (query, options) => {
       sent.push(query);
       return store.select(query, options);
