@@ -149,10 +149,14 @@ export async function waitIdle(probe: () => Promise<number>, idleMs: number, lim
   return performance.now() - started;
 }
 
+/** Seconds of load at the run's connection count before each concurrent run, not measured. */
+const WARMUP_SECONDS = 1;
+
 /**
  * Drives the server with autocannon's programmatic API: `connections` keep-alive connections,
- * each cycling through the rotation of paths, for `seconds`. With a function instead, every
- * request of every connection takes the path it gives next (a path never sent before).
+ * each cycling through the rotation of paths, for `seconds`, after a warm-up of
+ * {@link WARMUP_SECONDS}. With a function instead, every request of every connection takes the
+ * path it gives next (a path never sent before).
  */
 export async function concurrentServer(
   base: string,
@@ -165,6 +169,8 @@ export async function concurrentServer(
     url: base,
     connections,
     duration: seconds,
+    // Not measured: the server's connections to the store open, and its code warms up.
+    ...({ warmup: { connections, duration: WARMUP_SECONDS } } as object),
     // A sort over 1M triples under 50 connections can queue for many seconds: that is a figure, not a failure.
     timeout: 120,
     requests:
@@ -191,7 +197,7 @@ export async function concurrentServer(
 
 /**
  * The same load on the floor: `connections` loops, each replaying the rotation's queries
- * (wave by wave) back to back for `seconds`.
+ * (wave by wave) back to back for `seconds`, after the same warm-up.
  */
 export async function concurrentFloor(
   replay: (i: number) => Promise<void>,
@@ -201,21 +207,23 @@ export async function concurrentFloor(
 ): Promise<ConcurrentResult> {
   const latencies: number[] = [];
   let failed = 0;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async (_, loop) => {
-      for (let i = loop; performance.now() < deadline; i++) {
-        const start = performance.now();
-        try {
-          await replay(i % rotation);
-          latencies.push(performance.now() - start);
-        } catch {
-          failed++;
+  const loops = (until: number, keep: boolean) =>
+    Promise.all(
+      Array.from({ length: connections }, async (_, loop) => {
+        for (let i = loop; performance.now() < until; i++) {
+          const start = performance.now();
+          try {
+            await replay(i % rotation);
+            if (keep) latencies.push(performance.now() - start);
+          } catch {
+            if (keep) failed++;
+          }
         }
-      }
-    }),
-  );
+      }),
+    );
+  await loops(performance.now() + WARMUP_SECONDS * 1000, false); // as for the server
+  const started = performance.now();
+  await loops(started + seconds * 1000, true);
   const elapsed = (performance.now() - started) / 1000;
   const summary = summarize(latencies);
   return {

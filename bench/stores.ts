@@ -106,7 +106,8 @@ export async function virtuosoStore(
     const loaded = Number(row?.n?.value);
     if (loaded !== dataset.triples)
       throw new Error(`Virtuoso holds ${loaded} triples after the bulk load, expected ${dataset.triples}`);
-    // Node's fetch, as the server's http-store passes it (sparql-http-client's default is another client).
+    // The floor's client: sparql-http-client on Node's fetch, as a plain script would send the server's
+    // SPARQL (the server itself sends on an undici pool with `request()`, which costs less CPU).
     const client = new SimpleClient({ endpointUrl, fetch: (input, init) => fetch(input, init) });
     const send = async (query: string) => {
       const response = await client.query.select(query, {
