@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import { errorDetail } from './shapes.js';
 import { type LatencySummary, parseServerTiming, type SparqlTiming, summarize } from './stats.js';
@@ -281,4 +282,35 @@ export async function interference(
   stop.abort();
   await loop;
   return { alone, withSlow, slowCompleted, delayP50: withSlow.p50 - alone.p50, delayP95: withSlow.p95 - alone.p95 };
+}
+
+/** A bare node:http server answering every request with a constant JSON:API document; prints its port. */
+const BARE_SERVER = `const server = require('node:http').createServer((_, res) => {
+  res.setHeader('content-type', 'application/vnd.api+json');
+  res.end('{"data":null}');
+}).listen(0, '127.0.0.1', () => console.log(server.address().port));`;
+
+/**
+ * The HTTP hop alone: sequential requests from the bench's client to a bare node:http server in a
+ * process of its own, the least that any server between a client and the store adds to the floor.
+ *
+ * @example const { p50 } = await bareHop(500)
+ */
+export async function bareHop(iterations: number): Promise<LatencySummary> {
+  const child = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+      child.once('exit', (code) => reject(new Error(`the bare server exited (${code}) before it listened`)));
+    });
+    const base = `http://127.0.0.1:${port}`;
+    const ms: number[] = [];
+    for (let i = 0; i < iterations + 50; i++) {
+      const fetched = await get(base, '/', 'application/vnd.api+json');
+      if (i >= 50) ms.push(fetched.ms);
+    }
+    return summarize(ms);
+  } finally {
+    child.kill();
+  }
 }

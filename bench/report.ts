@@ -146,6 +146,11 @@ export function renderRun(run: RunResult): string {
           : `${rate(result.cache.requestsPerSecond)} req/s at ${result.cache.connections} conn (p50 ${fixed(result.cache.p50)} ms, p99 ${fixed(result.cache.p99)} ms)`,
       ],
     ];
+    if (result.hop)
+      extras.push([
+        'HTTP hop alone: a bare node:http server, same client',
+        `p50 ${fixed(result.hop.p50)} ms, p95 ${fixed(result.hop.p95)} ms: the least any server adds to the floor's p50`,
+      ]);
     parts.push(markdownTable(['figure', 'value'], extras), '');
     parts.push(
       markdownTable(

@@ -1,5 +1,6 @@
 import type { ConcurrentResult, InterferenceResult, SequentialResult, SkippedRun } from './measure.js';
 import type { Size, StoreKind } from './options.js';
+import type { LatencySummary } from './stats.js';
 
 /** Figures of one request shape on one store; `n/a` when the server can't answer it yet. */
 export type ShapeResult =
@@ -38,6 +39,8 @@ export interface StoreResult {
   readonly windowCache?: string;
   readonly shapes: readonly ShapeResult[];
   readonly interference: InterferenceResult | NotApplicable;
+  /** Sequential requests to a bare node:http server, the same client (`measure.ts` bareHop); absent in older runs. */
+  readonly hop?: LatencySummary;
   /** The repeated identical request with the response cache on. */
   readonly cache:
     | {

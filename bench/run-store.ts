@@ -6,6 +6,7 @@ import { datasetOptions } from '../src/cli/open-datasets.js';
 import { loadMapping } from '../src/mapping/load-mapping.js';
 import type { BenchDataset } from './datasets.js';
 import {
+  bareHop,
   type ConcurrentResult,
   concurrencyFits,
   concurrentFloor,
@@ -151,6 +152,7 @@ export async function benchStore(
     const cache = single
       ? await cachedRequest(store, single[0]!, workDir, options)
       : { na: 'needs the single-resource shape' };
+    const hop = await bareHop(options.smoke ? 20 : 500);
     return {
       store: kind,
       size: dataset.size,
@@ -163,6 +165,7 @@ export async function benchStore(
       windowCache: windowCacheSetting(serverOptions.windowCacheTtlSeconds),
       shapes,
       interference: interferenceResult,
+      hop,
       cache,
     };
   } finally {
