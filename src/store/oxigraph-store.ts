@@ -42,6 +42,13 @@ export interface OxigraphStoreOptions {
  */
 export const EMBEDDED_QUERIES: LaneLimits = Object.freeze({ light: 1, heavy: 1, queue: { light: 64, heavy: 16 } });
 const DEFAULT_TIMEOUT_MS = 10_000;
+/**
+ * How long a query may run on for a caller that went away before its worker is stopped. Stopping
+ * one costs its replacement a load of the data (10 s of a core at 1M triples), far more than a
+ * query of a few milliseconds that finishes for nobody: an end of load that dropped 10 requests
+ * in flight used to stop every worker at once, and no request was answered until they reloaded.
+ */
+const ABANDONED_GRACE_MS = 1_000;
 
 type Task = { op: 'info' } | { op: 'graphs'; limit: number } | { op: 'select'; query: string };
 interface WorkerInfo {
@@ -90,8 +97,9 @@ interface Loaded {
  *
  * Admission: each {@link Lane} has its own limit ({@link LaneGate}), and a query starts only when a
  * loaded worker is idle, so it never waits for a load. A running WASM query can only be stopped
- * with its thread: when a query's signal aborts (or `timeoutMs` passes) its worker is terminated,
- * the spare takes the next query at once, and piscina starts a replacement that loads the data in
+ * with its thread: when a query runs on {@link ABANDONED_GRACE_MS} after its signal aborted (the
+ * caller is answered at once), or past `timeoutMs`, its worker is terminated, the spare takes the
+ * next query at once, and piscina starts a replacement that loads the data in
  * the background. A query Oxigraph panics on (e.g. an ORDER BY that mixes out-of-range decimals and
  * doubles: "user-provided comparison function does not correctly implement a total order") is
  * `query` with that message, and its worker is replaced the same way.
@@ -217,19 +225,35 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
     }
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    // The worker stops at the deadline, or ABANDONED_GRACE_MS after the caller went away; the
+    // caller is answered at once, and the lane's slot stays taken until the worker is free.
+    const abandoned = new AbortController();
+    let grace: NodeJS.Timeout | undefined;
+    const stopLater = () => {
+      grace = setTimeout(() => abandoned.abort(callerSignal?.reason), ABANDONED_GRACE_MS).unref();
+    };
+    const workerSignal = AbortSignal.any([timeout, abandoned.signal]);
     // Checked as the answer arrives, before the lane's slot is given to the next query, so that
     // no task is sent to a worker that has panicked.
     const attempt = () =>
-      pool.run(task, { signal }).then((result) => {
+      pool.run(task, { signal: workerSignal }).then((result) => {
         if (isFailure(result)) retire(result.threadId);
         return result;
       });
     try {
-      const result = await gate.run(lane, signal, async () => {
-        const first = await attempt();
-        // Sent to a worker in the instant between its panic and its retirement: it never ran there.
-        return isFailure(first) && 'refused' in first ? attempt() : first;
+      const answer = gate.run(lane, signal, async () => {
+        if (callerSignal?.aborted) stopLater();
+        else callerSignal?.addEventListener('abort', stopLater, { once: true });
+        try {
+          const first = await attempt();
+          // Sent to a worker in the instant between its panic and its retirement: it never ran there.
+          return isFailure(first) && 'refused' in first ? attempt() : first;
+        } finally {
+          callerSignal?.removeEventListener('abort', stopLater);
+          clearTimeout(grace);
+        }
       });
+      const result = await (callerSignal ? untilAborted(answer, callerSignal) : answer);
       if (isFailure(result)) {
         throw 'panic' in result
           ? new StoreError('query', `the embedded store (Oxigraph) failed on this query: ${result.panic}`)
@@ -293,4 +317,17 @@ async function waitForAllWorkers(pool: Piscina<Task, unknown>, count: number): P
     if (seen.size === before) await delay(20 * round);
   }
   return [...seen.values()];
+}
+
+/** `promise`, or a rejection with `signal.reason` as soon as `signal` aborts; `promise` settles unheeded then. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      promise.catch(() => undefined);
+      reject(signal.reason);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

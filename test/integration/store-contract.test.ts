@@ -139,6 +139,23 @@ describe('oxigraph store', () => {
     },
   );
 
+  it('lets a short query whose caller went away finish on its worker, so no worker is replaced', async () => {
+    const { logger, messages } = recordingLogger();
+    const kept = await createOxigraphStore({ files: FILES, logger });
+    try {
+      const controller = new AbortController();
+      const dropped = kept.select(SLOW_QUERY, { signal: controller.signal }).catch((error: unknown) => error);
+      controller.abort(new Error('gone'));
+      expect(await dropped).toEqual(new Error('gone')); // the caller is answered at once
+      // Past the grace a worker still running would have been stopped and replaced.
+      await delay(1_500);
+      expect(await kept.select(QUICK_QUERY)).toHaveLength(1);
+      expect(messages.filter((m) => m.startsWith('oxigraph worker replaced'))).toEqual([]);
+    } finally {
+      await kept.close();
+    }
+  });
+
   it('without a spare, starts a waiting query as soon as the replacement of a stopped worker has loaded', async () => {
     const { logger, messages } = recordingLogger();
     const tight = await createOxigraphStore({ files: FILES, logger, workers: 2, timeoutMs: 60_000 });
