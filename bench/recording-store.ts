@@ -1,17 +1,20 @@
-import type { Row, SelectOptions, Store } from '../src/store/store.js';
+import type { Lane, Row, SelectOptions, Store } from '../src/store/store.js';
 
-/** One query a request sent: its text and when it ran (performance.now() ms). */
+/** One query a request sent: its text, its lane, and when it ran (performance.now() ms). */
 export interface RecordedQuery {
   readonly query: string;
+  /** The admission lane the server asked for (the stores' default, `heavy`, when it named none). */
+  readonly lane: Lane;
   readonly start: number;
   readonly end: number;
 }
 
 /**
  * Queries that ran at the same time: the server sends some side by side (a page's list and
- * count queries), so the floor replays each wave with `Promise.all` and the waves one after another.
+ * count queries), so the floor replays each wave with `Promise.all` and the waves one after another,
+ * each query in its lane (an embedded store's heavy lane queues fewer queries than its light one).
  */
-export type Wave = readonly string[];
+export type Wave = readonly Pick<RecordedQuery, 'query' | 'lane'>[];
 
 /**
  * Wraps a store so that every query that goes through it is appended to `log`, with its start
@@ -29,7 +32,7 @@ export function recordingStore(inner: Store, log: RecordedQuery[]): Store {
       try {
         return await inner.select(query, options);
       } finally {
-        log.push({ query, start, end: performance.now() });
+        log.push({ query, lane: options?.lane ?? 'heavy', start, end: performance.now() });
       }
     },
     ping: () => inner.ping(),
@@ -45,14 +48,14 @@ export function recordingStore(inner: Store, log: RecordedQuery[]): Store {
  */
 export function groupWaves(queries: readonly RecordedQuery[]): Wave[] {
   const byStart = [...queries].sort((a, b) => a.start - b.start);
-  const waves: string[][] = [];
+  const waves: { query: string; lane: Lane }[][] = [];
   let waveEnd = Number.NEGATIVE_INFINITY;
-  for (const { query, start, end } of byStart) {
+  for (const { query, lane, start, end } of byStart) {
     if (waves.length > 0 && start < waveEnd) {
-      waves[waves.length - 1]!.push(query);
+      waves[waves.length - 1]!.push({ query, lane });
       waveEnd = Math.max(waveEnd, end);
     } else {
-      waves.push([query]);
+      waves.push([{ query, lane }]);
       waveEnd = end;
     }
   }

@@ -4,6 +4,7 @@ import { createApp } from '../src/app.js';
 import type { DatasetConfig } from '../src/cli/config.js';
 import { datasetOptions } from '../src/cli/open-datasets.js';
 import { loadMapping } from '../src/mapping/load-mapping.js';
+import type { Lane } from '../src/store/store.js';
 import type { BenchDataset } from './datasets.js';
 import {
   bareHop,
@@ -179,7 +180,7 @@ interface ShapeRun {
   readonly base: string;
   readonly recorderUrl: string;
   readonly queries: RecordedQuery[];
-  readonly send: (query: string) => Promise<unknown>;
+  readonly send: (query: string, lane: Lane) => Promise<unknown>;
   readonly options: BenchOptions;
   /** Waits until the server is idle again after a concurrent run. */
   readonly settle: () => Promise<void>;
@@ -237,7 +238,8 @@ async function benchShape(
       waves.push(groupWaves(run.queries));
     }
     const replay = async (i: number) => {
-      for (const wave of waves[i % waves.length]!) await Promise.all(wave.map(run.send));
+      for (const wave of waves[i % waves.length]!)
+        await Promise.all(wave.map(({ query, lane }) => run.send(query, lane)));
     };
     const seq = await sequential({
       warmup: Math.min(urls.length, options.smoke ? 1 : 10),

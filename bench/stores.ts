@@ -6,7 +6,7 @@ import SimpleClient from 'sparql-http-client/SimpleClient.js';
 import { findExecutable, startLocalVirtuoso } from '../scripts/virtuoso-local.js';
 import { createHttpStore } from '../src/store/http-store.js';
 import { createOxigraphStore } from '../src/store/oxigraph-store.js';
-import type { Store } from '../src/store/store.js';
+import type { Lane, Store } from '../src/store/store.js';
 import type { BenchDataset } from './datasets.js';
 import type { StoreKind } from './options.js';
 
@@ -24,7 +24,8 @@ export interface BenchStore {
   /** The store the recording app runs on: the same adapter and settings as the server's. */
   readonly store: Store;
   /** Sends one query straight to the store and waits for the whole answer: the floor. */
-  readonly send: (query: string) => Promise<unknown>;
+  /** Sends one query as the server did: an embedded store in its lane; an endpoint has none. */
+  readonly send: (query: string, lane: Lane) => Promise<unknown>;
   /** Bulk load time (Virtuoso); the embedded store's load time comes from the server's log. */
   readonly loadMs?: number;
   readonly version?: string;
@@ -66,7 +67,7 @@ export async function embeddedStore(dataset: BenchDataset, windowCacheTtlSeconds
     kind: 'embedded',
     serverConfig: embeddedServerConfig(dataset, windowCacheTtlSeconds),
     store,
-    send: (query) => store.select(query),
+    send: (query, lane) => store.select(query, { lane }),
     stop: () => store.close(),
   };
 }
