@@ -125,8 +125,9 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
     ...(config.maxUrlLength !== undefined && { maxUrlLength: config.maxUrlLength }),
     shutdown: stopping.signal,
   });
-  // Before listening, so that no collection's first page waits for its list (the embedded store
-  // has loaded its files by now; a few seconds more at 1M triples). A store that fails only warns.
+  // Before listening, so that no collection's first page waits for its list. Only lists kept
+  // without expiry are read: the embedded store's, whose files are loaded by now (3 s more at 1M
+  // triples); an endpoint's expire, so a slow endpoint never holds this up. A failure only warns.
   const warming = io.signal ? AbortSignal.any([checksQuiet.signal, io.signal]) : checksQuiet.signal;
   try {
     const warmed = await (app.locals.warmWindowCache as (signal: AbortSignal) => Promise<WarmedDataset[]>)(warming);

@@ -181,9 +181,12 @@ export function cannotTie(values: readonly KeyValue[]): boolean {
   );
 }
 
+/** A date's year, month and day. */
+const DATE_PARTS = /^(-?\d+)-(\d{2})-(\d{2})/;
+
 /** Whether a date's year, month and day name a day of the calendar (not February 30th). */
 function isCalendarDate(text: string): boolean {
-  const [, year, month, day] = /^(-?\d+)-(\d{2})-(\d{2})/.exec(text)!.map(Number);
+  const [, year, month, day] = DATE_PARTS.exec(text)!.map(Number);
   const date = new Date(0);
   date.setUTCFullYear(year!, month! - 1, day!);
   return date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;

@@ -7,9 +7,10 @@ import type { ListWindows } from './window-cache.js';
 /**
  * Reads every type's list, in its default order, into the window cache, one list after the
  * other, so that no collection's first page waits for its whole list (1.9 s for 70,000 trade
- * activities in the embedded store, against 30 ms once read). A request that comes meanwhile
- * joins the reading of its list. Other sorts, filters and related lists are read when first asked
- * for. Rejects at the first store error, which requests meet themselves.
+ * activities in the embedded store, against 30 ms once read). `serve` runs it before it listens;
+ * a request that comes while a list is read (an app that serves meanwhile) joins that reading.
+ * Other sorts, filters and related lists are read when first asked for. Rejects at the first
+ * store error, which requests meet themselves.
  *
  * @returns how many lists the cache now holds (one it can't keep is read, not counted)
  * @example await warmLists(mapping, withSignal(store, signal), windows) // 9
