@@ -66,7 +66,8 @@ export function buildKeyHistogramQuery(
  * those {@link buildKeyHistogramQuery} counts, so that the two can be checked against each other.
  * Ordered again outside the UNION, which keeps no order of its own. Only for a list whose
  * histogram added up to its count (`execute/histogram-window.ts`). Without `counted`, the window
- * alone: for values that can't tie in ORDER BY while they count apart; with `attributes`, such a
+ * alone: for values that can't tie in ORDER BY while they count apart (a range of one such value
+ * is then bound by VALUES: `rangeClauses`); with `attributes`, such a
  * window of one sort key also brings its members' values of them (`withValues`), so the page
  * needs no fetch query.
  */
@@ -80,7 +81,7 @@ export function buildRangeWindowQuery(
 ): { query: SelectQuery; withValues: boolean } {
   const sort = firstKeySort(mapping, request);
   if (!sort) throw new Error('A key range needs a flat attribute key first');
-  const { optionals, condition } = rangeClauses(sort, range);
+  const { optionals, condition } = rangeClauses(sort, range, !counted);
   const inRange = (extra: Pattern[]) => [
     ...listPatterns(mapping, request, extra),
     ...(condition ? [filter(condition)] : []),

@@ -1,8 +1,8 @@
 import type { Literal, NamedNode } from '@rdfjs/types';
-import type { Expression, Ordering, Pattern } from 'sparqljs';
+import type { Expression, IriTerm, LiteralTerm, Ordering, Pattern } from 'sparqljs';
 import { XSD_BOOLEAN, XSD_STRING } from '../rdf/vocabulary.js';
 import type { Cursor, KeyValue } from '../request/cursor.js';
-import { literal, op, str } from './ast.js';
+import { literal, op, str, values } from './ast.js';
 import { textConstant as text } from './comparable.js';
 import type { KeyExpression, SortClauses } from './sort-clauses.js';
 
@@ -69,14 +69,31 @@ export interface KeyRange {
  * {@link keysetExpression}): the sort's OPTIONALs and a condition, `undefined` when none is
  * needed. A range that ends before the missing values needs the key: its OPTIONAL becomes a
  * plain join and the condition plain comparisons, which a store answers from its index (Virtuoso:
- * 1 ms against 12 ms to count 5,000 of 70,000 members).
+ * 1 ms against 12 ms to count 5,000 of 70,000 members). With `exact` (no value of the list ties
+ * in ORDER BY with another term: `cannotTie` in execute/histogram-window.ts), a range of one
+ * value needs no condition: the key is that term, bound by VALUES, and the store looks its
+ * members up (Virtuoso: 11 ms of CPU for a page deep in one year of 70,000 trade activities,
+ * against 20 ms with the comparisons).
  *
  * @example rangeClauses(sortClauses(mapping, type, sort, SUBJECT), { from: date2020, to: date2016 }) // ?key0 joined; !(?key0 > 2020) && !(?key0 < 2016)
+ * @example rangeClauses(sortClauses(mapping, type, sort, SUBJECT), { from: date2020, to: date2020 }, true) // VALUES ?key0 { 2020 } joined
  */
-export function rangeClauses(sort: SortClauses, range: KeyRange): { optionals: Pattern[]; condition?: Expression } {
+export function rangeClauses(
+  sort: SortClauses,
+  range: KeyRange,
+  exact = false,
+): { optionals: Pattern[]; condition?: Expression } {
   const key = sort.keys[0]!;
   if (!key.present || sort.optionals[0]?.type !== 'optional')
     throw new Error('A key range needs an attribute key first');
+  const term = range.from;
+  const variable = 'termType' in key.value && key.value.termType === 'Variable' ? key.value : undefined;
+  if (exact && variable && term !== null && range.to !== null && term.equals(range.to)) {
+    const bound = values([{ [variable.value]: term as LiteralTerm | IriTerm }]);
+    return {
+      optionals: [{ type: 'group', patterns: [bound, ...sort.optionals[0].patterns] }, ...sort.optionals.slice(1)],
+    };
+  }
   const [greater, less] = key.descending ? (['<', '>'] as const) : (['>', '<'] as const);
   if (range.to === null) {
     // The range runs into the missing values: the key stays optional.
