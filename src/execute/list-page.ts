@@ -7,7 +7,7 @@ import { pageStart } from '../request/parse-page.js';
 import type { PageParts } from '../shape/documents.js';
 import { cursorLinks, offsetLinks, type PageBase, requestLink } from '../shape/page-links.js';
 import type { Member } from '../shape/resource-objects.js';
-import { buildCountQuery, buildKeyedWindowQuery, buildListQuery } from '../sparql/list-query.js';
+import { buildCountQuery, buildKeyedWindowQuery, buildListQuery, buildRelatedPageQuery } from '../sparql/list-query.js';
 import { toText } from '../sparql/to-text.js';
 import { type Row, type Store, StoreError } from '../store/store.js';
 import { histogramWindow } from './histogram-window.js';
@@ -178,8 +178,41 @@ async function storeWindow(
       total: histogram.total,
       ...(histogram.withValues && { values: groupValues(histogram.rows) }),
     };
+  const related = histogram ? undefined : await relatedWindow(mapping, request, window, count, store, attributes);
+  if (related) return related;
   const read = await listRows(mapping, request, window, undefined, count, store, histogram?.total);
   return { members: membersOf(request.type, read.rows, request.parent !== undefined), total: read.total };
+}
+
+/**
+ * The first page of a related list with its members' values of `attributes`, in one query
+ * (`buildRelatedPageQuery`): a window it does not fill ends the list, so it gives the count too,
+ * and a related list of a few members costs one query. An empty window is counted (404 when the
+ * parent does not exist). `undefined`, to be read the plain way, for a later page, when the list
+ * can't be read so, or when a member came back with two ids: the window may then have missed one.
+ */
+async function relatedWindow(
+  mapping: Mapping,
+  request: ListRequest,
+  window: Window,
+  count: boolean,
+  store: Store,
+  attributes: readonly Attribute[],
+): Promise<{ members: Member[]; total?: number; values: Map<string, FieldValues> } | undefined> {
+  // A first page only: a member with two page rows before a later window would shift it unseen.
+  const query = window.offset === 0 ? buildRelatedPageQuery(mapping, request, window, attributes) : undefined;
+  if (!query) return undefined;
+  const rows = await runQuery(store, query, listLane(request));
+  const members = membersOf(request.type, rows, false);
+  // A member with two ids (two `?s_id`) has two page rows: the window may then miss one.
+  if (new Set(rows.map((row) => JSON.stringify([row.s, row.s_id]))).size !== members.length) return undefined;
+  const values = groupValues(rows);
+  if (members.length > 0 && members.length < window.limit)
+    return { members, values, ...(count && { total: window.offset + members.length }) };
+  if (!count && members.length > 0) return { members, values };
+  const total = await countOf(mapping, request, store);
+  if (total === undefined) throw noParent(request);
+  return { members, values, ...(count && { total }) };
 }
 
 /** What a keyset list query reads from the store: members with their key values, and the total. */
@@ -191,8 +224,14 @@ async function storeKeyset(
   paging: Paging,
   store: Store,
 ): Promise<MembersRead & { total?: number }> {
-  const { rows, total } = await listRows(mapping, request, window, keyset, paging.count, store);
-  return { ...membersRead(request, rows), total };
+  // A member with two rows (least key values that tie in ORDER BY while they differ as terms,
+  // such as "b" and "b"@en) takes the place of another: read more rows until the window's
+  // members are all there, or the list ends.
+  for (let limit = window.limit; ; limit *= 2) {
+    const { rows, total } = await listRows(mapping, request, { ...window, limit }, keyset, paging.count, store);
+    const read = membersRead(request, rows);
+    if (rows.length < limit || read.members.length >= window.limit) return { ...read, total };
+  }
 }
 
 /**

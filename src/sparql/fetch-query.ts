@@ -1,7 +1,7 @@
 import type { GroupPattern, Pattern, SelectQuery, VariableExpression, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
-import { bgp, bind, iri, literal, optional, triple, values, variable } from './ast.js';
+import { bgp, bind, iri, literal, op, optional, triple, values, variable } from './ast.js';
 import { exactDoubleText } from './comparable.js';
 import { lookupPatterns } from './members.js';
 
@@ -90,7 +90,7 @@ export function withAttributeValues(page: SelectQuery, attributes: readonly Attr
     type: 'query',
     queryType: 'SELECT',
     prefixes: {},
-    variables: [...(page.variables as VariableTerm[]), F, O, exactValue(O)],
+    variables: [...(page.variables as VariableTerm[]), F, O, exactValue(O, true)],
     where: [{ type: 'group', patterns: [page] }, ...optionalAttributes(attributes, S, O)],
     ...(page.order && { order: page.order }),
   };
@@ -99,7 +99,16 @@ export function withAttributeValues(page: SelectQuery, attributes: readonly Attr
 /** The variable holding the exact text of a double value `?o` (see `comparable.ts`), as `?o_exact`. */
 export const exactVariable = (value: VariableTerm): VariableTerm => variable(`${value.value}_exact`);
 
-/** `(… AS ?o_exact)`: the exact text of `value` when it is a number, read for doubles by `execute/rows.ts`. */
-export function exactValue(value: VariableTerm): VariableExpression {
-  return { expression: exactDoubleText(value), variable: exactVariable(value) };
+/**
+ * `(… AS ?o_exact)`: the exact text of `value` when it is a number, read for doubles by
+ * `execute/rows.ts`. `numbersOnly` guards it with ISNUMERIC, for a query with an ORDER BY:
+ * Virtuoso 7.2 then works it out before sorting, where a string that reads as a number ("0101")
+ * fails the whole query (SR087: non numeric argument to '-') instead of leaving it unbound.
+ */
+export function exactValue(value: VariableTerm, numbersOnly = false): VariableExpression {
+  const exact = exactDoubleText(value);
+  return {
+    expression: numbersOnly ? op('if', op('isnumeric', value), exact, variable(`${value.value}_none`)) : exact,
+    variable: exactVariable(value),
+  };
 }

@@ -6,7 +6,7 @@ import {
   type VariableTerm,
   Wildcard,
 } from 'sparqljs';
-import type { Mapping, ResourceType } from '../mapping/model.js';
+import type { Attribute, Mapping, ResourceType } from '../mapping/model.js';
 import type { Keyset, ListRequest, Window } from '../plan/plan.js';
 import {
   aggregate,
@@ -23,6 +23,7 @@ import {
   triple,
   variable,
 } from './ast.js';
+import { withAttributeValues } from './fetch-query.js';
 import { filterPatterns } from './filter-clauses.js';
 import { type KeyRange, keysetExpression, keysetOrder, rangeClauses } from './keyset-clause.js';
 import { idVariable, linkTriple, lookupPatterns, memberPatterns } from './members.js';
@@ -71,25 +72,70 @@ function flatListQuery(
   window?: Window,
   keyset?: Keyset,
   range?: KeyRange,
+  joined = false,
 ): SelectQuery {
   const id = idSortExpression(request.type, SUBJECT);
-  // Cursors read the keys; a range window is ordered again outside (key-histogram.ts).
-  const keys = keyset || range ? sort.keys.flatMap((key, i) => (key.missing ? [keyVariable(i)] : [])) : [];
+  // Cursors read the keys; a range window, or a related page with its values, is ordered again outside.
+  const projected =
+    keyset || range || joined ? sort.keys.flatMap((key, i) => (key.missing ? [keyVariable(i)] : [])) : [];
   const inRange = range ? rangeClauses(sort, range) : { optionals: sort.optionals };
+  // Under a parent, each key's missing flag is bound after its OPTIONAL (`?missing<i>`): Virtuoso
+  // 7.2 orders by IF(BOUND(?key0), 0, 1) of a key nested in the parent's OPTIONAL as if every
+  // key were unbound, which put a member without the key first.
+  const flags = request.parent ? missingFlags(sort.keys) : [];
+  const keys = sort.keys.map((key, i) => {
+    const flag = flags[i]?.variable;
+    return flag ? { ...key, missing: flag, present: op('=', flag, integer(0)) } : key;
+  });
   const conditions = [
     ...sort.leastValueConditions,
-    ...keysetConditions(sort.keys, id, keyset),
+    ...keysetConditions(keys, id, keyset),
     ...(inRange.condition ? [inRange.condition] : []),
   ];
+  const binds = flags.flatMap((flag) => (flag ? [bind(flag.expression, flag.variable)] : []));
   return {
-    ...select(request.type, [...keys, ...exactKeys(sort, keyset)], window),
+    ...select(request.type, [...projected, ...exactKeys(sort, keyset)], window),
     distinct: true,
     where: [
-      ...listPatterns(mapping, request, [...inRange.optionals, ...sort.leastValueOnly]),
+      ...listPatterns(mapping, request, [...inRange.optionals, ...sort.leastValueOnly, ...binds], !joined),
       ...(conditions.length > 0 ? [filter(conditions.reduce((all, next) => op('&&', all, next)))] : []),
     ],
-    order: keysetOrder(sort.keys, id, keyset?.fromEnd ?? false),
+    order: keysetOrder(keys, id, keyset?.fromEnd ?? false),
   };
+}
+
+/** Per sort key, its missing flag as a variable to bind, `?missing<i>` (attribute keys only). */
+function missingFlags(
+  keys: readonly KeyExpression[],
+): ({ expression: Expression; variable: VariableTerm } | undefined)[] {
+  return keys.map((key, i) =>
+    key.missing ? { expression: key.missing, variable: variable(`missing${i}`) } : undefined,
+  );
+}
+
+/**
+ * An offset window of a related list sorted by id with its members' values of `attributes`
+ * (`withAttributeValues`): the page and its fetch in one query. The members are joined to the
+ * parent, not OPTIONAL: a parent that points at nothing, or does not exist, gives no row (the
+ * caller counts to tell the two apart). Only by id: the ORDER BY outside the join then reads
+ * what the page projects, one row per member. (Sorted by an attribute, the page would project
+ * its keys, and a member whose least values tie in ORDER BY while they differ as terms would
+ * have two page rows; and Virtuoso 7.2 put a member without the key first in such a join.)
+ * `undefined` for any other list, or when no attribute is shown.
+ *
+ * @example buildRelatedPageQuery(mapping, { type: concepts, parent, sort: concepts.defaultSort, filters: [] }, { limit: 20, offset: 0 }, [notation, label])
+ */
+export function buildRelatedPageQuery(
+  mapping: Mapping,
+  request: ListRequest,
+  window: Window,
+  attributes: readonly Attribute[],
+): SelectQuery | undefined {
+  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT);
+  const byId = request.sort.every((key) => key.path.end === 'id');
+  if (!request.parent || !byId || attributes.length === 0) return undefined;
+  const page = flatListQuery(mapping, request, sort, window, undefined, undefined, true);
+  return withAttributeValues(page, attributes);
 }
 
 function groupedListQuery(
@@ -275,20 +321,21 @@ export function buildCountQuery(mapping: Mapping, request: ListRequest, oneGraph
   return { ...select(request.type, []), variables: [count('count')], where: [{ type: 'group', patterns: [members] }] };
 }
 
-/** The members of the list, their filters and `extra` patterns (sort keys), hung off the parent if any. */
-export function listPatterns(mapping: Mapping, request: ListRequest, extra: Pattern[]): Pattern[] {
+/**
+ * The members of the list, their filters and `extra` patterns (sort keys), hung off the parent if
+ * any: in an OPTIONAL, so that a parent that points at nothing still gives a row, unless
+ * `parentRow` is false.
+ */
+export function listPatterns(mapping: Mapping, request: ListRequest, extra: Pattern[], parentRow = true): Pattern[] {
   const { type, parent } = request;
   // Membership and filters go in one group: the filters need ?s bound there, and no FILTER may
   // share a group with the sort BINDs (Virtuoso loses such a FILTER).
   const patterns = [...memberPatterns(type, SUBJECT), ...filterPatterns(mapping, type, request.filters, SUBJECT)];
   const own: Pattern[] = patterns.some((p) => p.type === 'filter') ? [{ type: 'group', patterns }] : patterns;
   const members: Pattern[] = [...own, ...extra];
-  return parent
-    ? [
-        ...lookupPatterns(parent.type, parent.lookup, PARENT),
-        optional(bgp(linkTriple(parent.relationship, PARENT, SUBJECT)), ...members),
-      ]
-    : members;
+  if (!parent) return members;
+  const linked = [bgp(linkTriple(parent.relationship, PARENT, SUBJECT)), ...members];
+  return [...lookupPatterns(parent.type, parent.lookup, PARENT), ...(parentRow ? [optional(...linked)] : linked)];
 }
 
 function projection(type: ResourceType): VariableTerm[] {

@@ -32,6 +32,7 @@ const SHAPES: readonly (readonly [name: string, request: string | (() => Promise
   ['single-by-template-id', '/concepts/0101'],
   ['related-to-one', '/trade-activities/7c1e0a42/amount'],
   ['related-to-many', '/trade-activities/7c1e0a42/concerns?sort=notation'],
+  ['related-to-many-by-id', '/trade-activities/7c1e0a42/concerns'],
   ['relationship-linkage', '/concepts/0101/links/narrower-concepts'],
   ['collection-include', '/trade-activities?include=concerns.broader-concepts&page[size]=5'],
   ['single-sparse', '/concepts/0101?fields[concepts]=label'],

@@ -125,7 +125,8 @@ for (const spec of CASES) {
       const result = await same(target, profiles);
       const listQueries = result.cachedTexts.filter((text) => !FETCH.test(text));
       expect(listQueries, `${target}: list queries with the cache`).toEqual([]);
-      expect(result.cached, `${target}: queries with the cache`).toBeLessThan(result.store);
+      // Not more than from the store: a related page that is not full reads its values with it there, in one query.
+      expect(result.cached, `${target}: queries with the cache`).toBeLessThanOrEqual(result.store);
       return result.page;
     }
 
