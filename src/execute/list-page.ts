@@ -158,6 +158,13 @@ export async function cachedList(
   return list;
 }
 
+/** An offset window's members, the list's total when counted, and their values when read with them. */
+interface WindowRead {
+  readonly members: Member[];
+  readonly total?: number;
+  readonly values?: Map<string, FieldValues>;
+}
+
 /**
  * An offset window of a list's members from the store, and the list's total when `count` is set:
  * through the first sort key's histogram when the list allows it (`histogram-window.ts`), else
@@ -170,7 +177,7 @@ async function storeWindow(
   count: boolean,
   store: Store,
   attributes: readonly Attribute[],
-): Promise<{ members: Member[]; total?: number; values?: Map<string, FieldValues> }> {
+): Promise<WindowRead> {
   const histogram = count ? await histogramWindow(mapping, request, window, store, attributes) : undefined;
   if (histogram?.kind === 'rows')
     return {
@@ -198,7 +205,7 @@ async function relatedWindow(
   count: boolean,
   store: Store,
   attributes: readonly Attribute[],
-): Promise<{ members: Member[]; total?: number; values: Map<string, FieldValues> } | undefined> {
+): Promise<WindowRead | undefined> {
   // A first page only: a member with two page rows before a later window would shift it unseen.
   const query = window.offset === 0 ? buildRelatedPageQuery(mapping, request, window, attributes) : undefined;
   if (!query) return undefined;

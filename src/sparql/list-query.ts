@@ -72,12 +72,12 @@ function flatListQuery(
   window?: Window,
   keyset?: Keyset,
   range?: KeyRange,
+  /** The members joined to the parent, not OPTIONAL (`buildRelatedPageQuery`). */
   joined = false,
 ): SelectQuery {
   const id = idSortExpression(request.type, SUBJECT);
-  // Cursors read the keys; a range window, or a related page with its values, is ordered again outside.
-  const projected =
-    keyset || range || joined ? sort.keys.flatMap((key, i) => (key.missing ? [keyVariable(i)] : [])) : [];
+  // Cursors read the keys; a range window is ordered again outside (key-histogram.ts).
+  const projected = keyset || range ? sort.keys.flatMap((key, i) => (key.missing ? [keyVariable(i)] : [])) : [];
   const inRange = range ? rangeClauses(sort, range) : { optionals: sort.optionals };
   // Under a parent, each key's missing flag is bound after its OPTIONAL (`?missing<i>`): Virtuoso
   // 7.2 orders by IF(BOUND(?key0), 0, 1) of a key nested in the parent's OPTIONAL as if every
@@ -131,9 +131,9 @@ export function buildRelatedPageQuery(
   window: Window,
   attributes: readonly Attribute[],
 ): SelectQuery | undefined {
-  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT);
   const byId = request.sort.every((key) => key.path.end === 'id');
   if (!request.parent || !byId || attributes.length === 0) return undefined;
+  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT);
   const page = flatListQuery(mapping, request, sort, window, undefined, undefined, true);
   return withAttributeValues(page, attributes);
 }
