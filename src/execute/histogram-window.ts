@@ -2,8 +2,14 @@ import { LRUCache } from 'lru-cache';
 import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
 import { XSD } from '../rdf/vocabulary.js';
-import type { KeyValue } from '../request/cursor.js';
-import { buildKeyHistogramQuery, buildRangeWindowQuery, ROWS } from '../sparql/key-histogram.js';
+import type { Cursor, KeyValue } from '../request/cursor.js';
+import { valueOrder } from '../request/filter-values.js';
+import {
+  buildCursorPositionQuery,
+  buildKeyHistogramQuery,
+  buildRangeWindowQuery,
+  ROWS,
+} from '../sparql/key-histogram.js';
 import type { KeyRange } from '../sparql/keyset-clause.js';
 import { toText } from '../sparql/to-text.js';
 import type { Row, Store } from '../store/store.js';
@@ -64,7 +70,9 @@ export async function histogramWindow(
   window: Window,
   store: Store,
   attributes: readonly Attribute[] = [],
+  after?: Cursor,
 ): Promise<HistogramRead | undefined> {
+  if (after && !cursorReadable(request, after)) return undefined;
   const query = buildKeyHistogramQuery(mapping, request, MAX_VALUES + 1, store.oneGraph);
   if (!query) return undefined;
   const text = toText(query);
@@ -76,10 +84,20 @@ export async function histogramWindow(
     return { kind: 'plain', total };
   }
   const blocks = blocksOf(request, histogram);
-  const span = spanOf(blocks, window, total);
+  const check = !cannotTie(blocks.map((block) => block.value));
+  let { offset } = window;
+  if (after) {
+    // The cursor becomes an offset: the rows of the values before its own, and of its own value
+    // up to its member (one more query, which looks that value up by VALUES: values that can't tie only).
+    const at = blocks.findIndex((block) => block.value?.equals(after.values[0] ?? null) === true);
+    if (check || at < 0 || blocks.reduce((sum, block) => sum + block.rows, 0) !== total)
+      return { kind: 'plain', total };
+    const [row] = await runQuery(store, buildCursorPositionQuery(mapping, request, after), lane);
+    offset += blocks.slice(0, at).reduce((sum, block) => sum + block.rows, 0) + countValue(row, 'count');
+  }
+  const span = spanOf(blocks, { ...window, offset }, total);
   if (span === 'empty') return { kind: 'rows', rows: [], total, withValues: false };
   if (!span) return { kind: 'plain', total };
-  const check = !cannotTie(blocks.map((block) => block.value));
   const { query: rangeQuery, withValues } = buildRangeWindowQuery(
     mapping,
     request,
@@ -94,6 +112,23 @@ export async function histogramWindow(
   return countValue(counted, ROWS.value) === span.rows
     ? { kind: 'rows', rows: rows.filter((row) => row !== counted), total, withValues }
     : { kind: 'plain', total };
+}
+
+/**
+ * Whether a cursor page can be read through the histogram: a list of one sort key (the id breaks
+ * ties), not a number (whose cursor value is a double read from its exact text), and a cursor
+ * with a value of it.
+ */
+function cursorReadable(request: ListRequest, after: Cursor): boolean {
+  const [key, ...others] = request.sort;
+  return (
+    key !== undefined &&
+    others.length === 0 &&
+    key.path.end !== 'id' &&
+    valueOrder(key.path.end) !== 'number' &&
+    after.values[0] !== null &&
+    after.values[0] !== undefined
+  );
 }
 
 /**

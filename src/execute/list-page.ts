@@ -50,7 +50,7 @@ export async function listPage(
   attributes: readonly Attribute[] = [],
 ): Promise<ListPage> {
   const list = windows && (await cachedList(mapping, request, store, windows));
-  if (paging.page.kind === 'cursor') return cursorPage(mapping, request, paging, store, base, list);
+  if (paging.page.kind === 'cursor') return cursorPage(mapping, request, paging, store, base, list, attributes);
   const { page } = paging;
   // Without a count, one row more than the page tells whether a next page exists.
   const window = { limit: page.size + (paging.count ? 0 : 1), offset: pageStart(page) };
@@ -79,6 +79,7 @@ async function cursorPage(
   store: Store,
   base: PageBase,
   list: OrderedList | undefined,
+  attributes: readonly Attribute[],
 ): Promise<ListPage> {
   const { page, after, before } = paging;
   const skip = page.kind === 'cursor' ? (page.skip ?? 0) : 0;
@@ -88,8 +89,9 @@ async function cursorPage(
     members: found,
     keys,
     total,
+    values: fetched,
   } = cut
-    ? { ...cut, total: paging.count ? list!.members.length : undefined }
+    ? { ...cut, total: paging.count ? list!.members.length : undefined, values: undefined }
     : await storeKeyset(
         mapping,
         request,
@@ -97,6 +99,7 @@ async function cursorPage(
         { after, before, fromEnd },
         paging,
         store,
+        attributes,
       );
   const members = found.slice(0, page.size);
   const values = keys.slice(0, page.size);
@@ -126,6 +129,7 @@ async function cursorPage(
       cursors,
       ...(Object.keys(meta).length > 0 && { meta: { page: meta } }),
     },
+    ...(fetched && { values: fetched }),
   };
 }
 
@@ -222,7 +226,12 @@ async function relatedWindow(
   return { members, values, ...(count && { total }) };
 }
 
-/** What a keyset list query reads from the store: members with their key values, and the total. */
+/**
+ * What a cursor page reads from the store: members with their key values, and the total. A page
+ * after a cursor of a counted list sorted by a key of few values is read through the key's
+ * histogram, as an offset page (`histogram-window.ts`: the cursor's position is counted), with its
+ * members' values; any other by the keyset list query.
+ */
 async function storeKeyset(
   mapping: Mapping,
   request: ListRequest,
@@ -230,12 +239,32 @@ async function storeKeyset(
   keyset: Keyset,
   paging: Paging,
   store: Store,
-): Promise<MembersRead & { total?: number }> {
+  attributes: readonly Attribute[],
+): Promise<MembersRead & { total?: number; values?: Map<string, FieldValues> }> {
+  const { after, before, fromEnd } = keyset;
+  const histogram =
+    paging.count && after && !before && !fromEnd
+      ? await histogramWindow(mapping, request, window, store, attributes, after)
+      : undefined;
+  if (histogram?.kind === 'rows')
+    return {
+      ...membersRead(request, histogram.rows),
+      total: histogram.total,
+      ...(histogram.withValues && { values: groupValues(histogram.rows) }),
+    };
   // A member with two rows (least key values that tie in ORDER BY while they differ as terms,
   // such as "b" and "b"@en) takes the place of another: read more rows until the window's
   // members are all there, or the list ends.
   for (let limit = window.limit; ; limit *= 2) {
-    const { rows, total } = await listRows(mapping, request, { ...window, limit }, keyset, paging.count, store);
+    const { rows, total } = await listRows(
+      mapping,
+      request,
+      { ...window, limit },
+      keyset,
+      paging.count,
+      store,
+      histogram?.total,
+    );
     const read = membersRead(request, rows);
     if (rows.length < limit || read.members.length >= window.limit) return { ...read, total };
   }

@@ -1,7 +1,8 @@
 import { type Pattern, type SelectQuery, type VariableExpression, Wildcard } from 'sparqljs';
 import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
-import { aggregate, filter, variable } from './ast.js';
+import type { Cursor } from '../request/cursor.js';
+import { aggregate, filter, literal, op, variable } from './ast.js';
 import { withAttributeValues } from './fetch-query.js';
 import { type KeyRange, keysetOrder, rangeClauses } from './keyset-clause.js';
 import { buildCountQuery, buildListQuery, listPatterns, SUBJECT, select } from './list-query.js';
@@ -118,6 +119,31 @@ export function buildRangeWindowQuery(
   return {
     query: { ...select(request.type, []), variables: [new Wildcard()], where: [union(page, rangeCount)], order },
     withValues,
+  };
+}
+
+/**
+ * How many of a list's rows have the first key of a cursor (`cursor.values[0]`, one value that
+ * ties with no other term: bound by VALUES, see `rangeClauses`) and come up to the cursor's
+ * member in the id's order (before it, for an inclusive cursor): with the rows of the values
+ * before it in the histogram, where the page after the cursor starts (`?count`). The id is
+ * compared as the keyset FILTER compares it (`keysetExpression`).
+ *
+ * @example buildCursorPositionQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, cursor)
+ */
+export function buildCursorPositionQuery(mapping: Mapping, request: ListRequest, cursor: Cursor): SelectQuery {
+  const sort = firstKeySort(mapping, request);
+  const value = cursor.values[0];
+  if (!sort || !value) throw new Error("A cursor's position needs a flat attribute key and its value");
+  const { optionals } = rangeClauses(sort, { from: value, to: value }, true);
+  const id = idSortExpression(request.type, SUBJECT);
+  return {
+    ...select(request.type, []),
+    variables: [{ expression: aggregate('count', new Wildcard()), variable: variable('count') }],
+    where: [
+      ...listPatterns(mapping, request, [optionals[0]!]),
+      filter(op(cursor.inclusive ? '<' : '<=', id, literal(cursor.idValue))),
+    ],
   };
 }
 
