@@ -59,7 +59,11 @@ export type HistogramRead =
  * when it could but should not: more than {@link MAX_VALUES} values, or counts that don't add
  * up: the histogram's rows are not the count (a member with two values of a single-valued key, a
  * class triple in two graphs), or the range holds other rows than its blocks' (two values that
- * tie in ORDER BY but count apart, such as 1 and 1.0). The plain way is always right. However
+ * tie in ORDER BY but count apart, such as 1 and 1.0). The plain way is always right. With
+ * `after`, the window of a cursor page starts past that cursor (`window.offset` is then its
+ * skip): one query more counts the members of the cursor's value up to its member, which the
+ * rows of the values before it turn into an offset; only for one key that is not a number, and
+ * values that can't tie (`plain` otherwise, `undefined` for a list of other keys). However
  * short the list: its count and histogram are read anyway, and the window of a range, which
  * needs no least-value guard, costs the store less than the plain query (5 ms against 11 for a
  * page of 3,000 filtered trade activities on Virtuoso).
