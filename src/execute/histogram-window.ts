@@ -94,10 +94,9 @@ export async function histogramWindow(
     // The cursor becomes an offset: the rows of the values before its own, and of its own value
     // up to its member (one more query, which looks that value up by VALUES: values that can't tie only).
     const at = blocks.findIndex((block) => block.value?.equals(after.values[0] ?? null) === true);
-    if (check || at < 0 || blocks.reduce((sum, block) => sum + block.rows, 0) !== total)
-      return { kind: 'plain', total };
+    if (check || at < 0 || rowsIn(blocks) !== total) return { kind: 'plain', total };
     const [row] = await runQuery(store, buildCursorPositionQuery(mapping, request, after), lane);
-    offset += blocks.slice(0, at).reduce((sum, block) => sum + block.rows, 0) + countValue(row, 'count');
+    offset += rowsIn(blocks.slice(0, at)) + countValue(row, 'count');
   }
   const span = spanOf(blocks, { ...window, offset }, total);
   if (span === 'empty') return { kind: 'rows', rows: [], total, withValues: false };
@@ -154,12 +153,15 @@ function blocksOf(request: ListRequest, histogram: readonly Row[]): Block[] {
   return blocks;
 }
 
+/** How many rows `blocks` hold together. */
+const rowsIn = (blocks: readonly Block[]): number => blocks.reduce((sum, block) => sum + block.rows, 0);
+
 /**
  * The blocks a window's rows lie in and its offset in their rows; `'empty'` when it starts past
  * the end; `undefined` when the blocks don't add up to `total`.
  */
 function spanOf(blocks: readonly Block[], window: Window, total: number): Span | 'empty' | undefined {
-  if (blocks.reduce((sum, block) => sum + block.rows, 0) !== total) return undefined;
+  if (rowsIn(blocks) !== total) return undefined;
   if (window.offset >= total) return 'empty';
   const last = Math.min(window.offset + window.limit, total) - 1;
   let start = 0;

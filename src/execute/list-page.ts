@@ -218,12 +218,30 @@ async function relatedWindow(
   // A member with two ids (two `?s_id`) has two page rows: the window may then miss one.
   if (new Set(rows.map((row) => JSON.stringify([row.s, row.s_id]))).size !== members.length) return undefined;
   const values = groupValues(rows);
-  if (members.length > 0 && members.length < window.limit)
-    return { members, values, ...(count && { total: window.offset + members.length }) };
+  // Uncounted, a page with members needs no count; an empty one still needs it, for the 404.
   if (!count && members.length > 0) return { members, values };
+  const total = await relatedTotal(mapping, request, window, store, members.length, members.length);
+  return { members, values, ...(count && { total }) };
+}
+
+/**
+ * A related list's total from a window of it (`pageRows` rows, of `members` members): a window
+ * that is not full ends the list; else the count query tells, and 404 when the parent does not
+ * exist. No row at all proves nothing: no parent, or a query form that drops the row of a parent
+ * pointing at nothing.
+ */
+async function relatedTotal(
+  mapping: Mapping,
+  request: ListRequest,
+  window: Window,
+  store: Store,
+  pageRows: number,
+  members: number,
+): Promise<number> {
+  if (pageRows > 0 && pageRows < window.limit && (window.offset === 0 || members > 0)) return window.offset + members;
   const total = await countOf(mapping, request, store);
   if (total === undefined) throw noParent(request);
-  return { members, values, ...(count && { total }) };
+  return total;
 }
 
 /**
@@ -254,7 +272,8 @@ async function storeKeyset(
     };
   // A member with two rows (least key values that tie in ORDER BY while they differ as terms,
   // such as "b" and "b"@en) takes the place of another: read more rows until the window's
-  // members are all there, or the list ends.
+  // members are all there, or the list ends (counted once).
+  let counted = histogram?.total;
   for (let limit = window.limit; ; limit *= 2) {
     const { rows, total } = await listRows(
       mapping,
@@ -263,10 +282,11 @@ async function storeKeyset(
       keyset,
       paging.count,
       store,
-      histogram?.total,
+      counted,
     );
     const read = membersRead(request, rows);
     if (rows.length < limit || read.members.length >= window.limit) return { ...read, total };
+    counted = total;
   }
 }
 
@@ -290,12 +310,7 @@ async function listRows(
   if (request.parent && count && counted === undefined && keyset === undefined) {
     const rows = await runQuery(store, buildListQuery(mapping, request, window), listLane(request));
     const members = new Set(rows.flatMap((row) => (row.s ? [row.s.value] : []))).size;
-    // No row at all: no parent, or a form that drops the row of a parent pointing at nothing.
-    if (rows.length > 0 && rows.length < window.limit && (window.offset === 0 || members > 0))
-      return { rows, total: window.offset + members };
-    const total = await countOf(mapping, request, store);
-    if (total === undefined) throw noParent(request);
-    return { rows, total };
+    return { rows, total: await relatedTotal(mapping, request, window, store, rows.length, members) };
   }
   const [rows, total] = await Promise.all([
     windowRows(mapping, request, window, keyset, store),

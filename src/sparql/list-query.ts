@@ -82,17 +82,17 @@ function flatListQuery(
   // Under a parent, each key's missing flag is bound after its OPTIONAL (`?missing<i>`): Virtuoso
   // 7.2 orders by IF(BOUND(?key0), 0, 1) of a key nested in the parent's OPTIONAL as if every
   // key were unbound, which put a member without the key first.
-  const flags = request.parent ? missingFlags(sort.keys) : [];
-  const keys = sort.keys.map((key, i) => {
-    const flag = flags[i]?.variable;
-    return flag ? { ...key, missing: flag, present: op('=', flag, integer(0)) } : key;
-  });
+  const flag = (i: number) => variable(`missing${i}`);
+  const flagged = request.parent ? sort.keys.flatMap((key, i) => (key.missing ? [i] : [])) : [];
+  const keys = sort.keys.map((key, i) =>
+    flagged.includes(i) ? { ...key, missing: flag(i), present: op('=', flag(i), integer(0)) } : key,
+  );
   const conditions = [
     ...sort.leastValueConditions,
     ...keysetConditions(keys, id, keyset),
     ...(inRange.condition ? [inRange.condition] : []),
   ];
-  const binds = flags.flatMap((flag) => (flag ? [bind(flag.expression, flag.variable)] : []));
+  const binds = flagged.map((i) => bind(sort.keys[i]!.missing!, flag(i)));
   return {
     ...select(request.type, [...projected, ...exactKeys(sort, keyset)], window),
     distinct: true,
@@ -102,15 +102,6 @@ function flatListQuery(
     ],
     order: keysetOrder(keys, id, keyset?.fromEnd ?? false),
   };
-}
-
-/** Per sort key, its missing flag as a variable to bind, `?missing<i>` (attribute keys only). */
-function missingFlags(
-  keys: readonly KeyExpression[],
-): ({ expression: Expression; variable: VariableTerm } | undefined)[] {
-  return keys.map((key, i) =>
-    key.missing ? { expression: key.missing, variable: variable(`missing${i}`) } : undefined,
-  );
 }
 
 /**
