@@ -148,7 +148,7 @@ function groupedListQuery(
         ? [...sort.missingFlags, { ...ID_KEY, expression: min(idSortExpression(request.type, SUBJECT)) }]
         : []),
     ]),
-    where: listPatterns(mapping, request, [...sort.optionals, ...sort.binds]),
+    where: listPatterns(mapping, request, [...sort.optionals, ...sort.binds, ...(keyset ? sort.flagBinds : [])]),
     group: projected.map((expression) => ({ expression })),
   };
   const outer = keyset ? [...sort.aggregates.map((a) => a.variable), ...exactKeys(sort, keyset)] : [];

@@ -24,6 +24,8 @@ export interface SortClauses {
   readonly aggregates: VariableExpression[];
   /** Grouped only: one aggregate per attribute key, 1 when the resource has no value, for cursor pages. */
   readonly missingFlags: VariableExpression[];
+  /** Grouped only: the BINDs of each row's flag (`?f<i>`) that {@link missingFlags} aggregate; they go after {@link binds}. */
+  readonly flagBinds: Pattern[];
   /**
    * Flat only: per attribute key, an OPTIONAL that finds the resource's values less than this
    * row's value, and the condition that it found none. Data that gives a single-valued attribute
@@ -101,6 +103,7 @@ export function sortClauses(
     binds: [] as Pattern[],
     aggregates: [] as VariableExpression[],
     missingFlags: [] as VariableExpression[],
+    flagBinds: [] as Pattern[],
     leastValueOnly: [] as Pattern[],
     leastValueConditions: [] as Expression[],
     order: [] as Ordering[],
@@ -158,7 +161,13 @@ export function sortClauses(
     const key_ = keyVariable(i);
     clauses.aggregates.push({ expression: aggregate(useMax ? 'max' : 'min', aggregated), variable: key_ });
     const missing = variable(`missing${i}`);
-    clauses.missingFlags.push({ expression: aggregate('min', unboundFlag(present)), variable: missing });
+    // The flag is bound per row, then aggregated: Virtuoso 7.2 takes a key of a member hung off a
+    // parent's OPTIONAL for bound inside an aggregate (MIN(IF(BOUND(?k0), 0, 1)) and COUNT(?k0)
+    // gave 0 and 1 for a unit without ?k0), which put the members without it first on a cursor
+    // page of a related list and lost them from a walk.
+    const flag = variable(`f${i}`);
+    clauses.flagBinds.push(bind(unboundFlag(present), flag));
+    clauses.missingFlags.push({ expression: aggregate('min', flag), variable: missing });
     const compared = end.language !== undefined ? op('substr', key_, integer(2)) : key_;
     clauses.order.push({ expression: unboundFlag(key_) }, { expression: compared, descending });
     clauses.keys.push({
