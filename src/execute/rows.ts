@@ -3,7 +3,7 @@ import type { Literal, Term } from '@rdfjs/types';
 import { iriToId } from '../mapping/ids.js';
 import type { ResourceType } from '../mapping/model.js';
 import type { ListRequest } from '../plan/plan.js';
-import { XSD_DOUBLE } from '../rdf/vocabulary.js';
+import { XSD_DECIMAL, XSD_DOUBLE } from '../rdf/vocabulary.js';
 import type { KeyValue } from '../request/cursor.js';
 import { valueOrder } from '../request/filter-values.js';
 import type { Member } from '../shape/resource-objects.js';
@@ -56,7 +56,7 @@ export function groupValues(rows: readonly Row[]): Map<string, FieldValues> {
     if (subject === undefined) throw missing('?s');
     let fields = bySubject.get(subject);
     if (!fields) bySubject.set(subject, (fields = new Map()));
-    if (f && o) addValue(fields, fieldName(f), exactDouble(o, o_exact));
+    if (f && o) addValue(fields, fieldName(f), exactNumber(o, o_exact));
   }
   return bySubject;
 }
@@ -88,7 +88,7 @@ export function keyValueReader(request: Pick<ListRequest, 'sort' | 'parent'>): (
           return text === null ? null : rdf.literal(text);
         }
         const exact = row[exactName];
-        return exact === undefined ? null : exactDouble(rdf.literal(term.value, XSD_DOUBLE_TERM), exact);
+        return exact === undefined ? null : exactNumber(rdf.literal(term.value, XSD_DOUBLE_TERM), exact);
       },
     ];
   });
@@ -128,7 +128,7 @@ export function readIncludeRows(rows: readonly Row[], targetTypes: readonly Reso
     let fields = values.get(target);
     if (!fields) values.set(target, (fields = new Map()));
     const [field, value] = [row[F.value], row[O.value]];
-    if (field && value) addValue(fields, fieldName(field), exactDouble(value, row[O_EXACT.value]));
+    if (field && value) addValue(fields, fieldName(field), exactNumber(value, row[O_EXACT.value]));
   }
   return found;
 }
@@ -168,15 +168,23 @@ export function countAndHistogram(rows: readonly Row[], rowsVariable: string): {
 }
 
 /**
- * A double as the store holds it, from the exact text a query projected beside it
- * (`sparql/comparable.ts` exactDoubleText: the store's STR() and the remainder): Virtuoso's JSON
- * gives a double 6 significant digits. Any other term (not a double literal), or text that is not
- * two numbers, is kept.
+ * A number as the store holds it, from the exact text a query projected beside it
+ * (`sparql/comparable.ts` exactDoubleText: the store's STR() and the remainder). A double is the
+ * sum of the two: Virtuoso's JSON gives a double 6 significant digits. A decimal is its STR(),
+ * which writes every digit the store holds whatever digits its result format keeps (the server
+ * owns the answer, as for doubles; on Virtuoso 7.2.5 both give the 15 places it keeps). Any other
+ * term, or text that is no number, is kept.
  *
- * @example exactDouble(literal('1.20893e+24', xsdDouble), literal('1.208925819614629e+24 134217728')) // "1.2089258196146292e+24"^^xsd:double
+ * @example exactNumber(literal('1.20893e+24', xsdDouble), literal('1.208925819614629e+24 134217728')) // "1.2089258196146292e+24"^^xsd:double
+ * @example exactNumber(literal('0.028316846592', xsdDecimal), literal('0.028316846592000004 -3.4e-18')) // "0.028316846592000004"^^xsd:decimal
  */
-export function exactDouble<T extends Term>(term: T, exact: Term | undefined): T | Literal {
-  if (exact?.termType !== 'Literal' || term.termType !== 'Literal' || term.datatype.value !== XSD_DOUBLE) return term;
+export function exactNumber<T extends Term>(term: T, exact: Term | undefined): T | Literal {
+  if (exact?.termType !== 'Literal' || term.termType !== 'Literal') return term;
+  if (term.datatype.value === XSD_DECIMAL) {
+    const text = exact.value.split(' ')[0]!;
+    return DECIMAL_TEXT.test(text) && text !== term.value ? rdf.literal(text, term.datatype) : term;
+  }
+  if (term.datatype.value !== XSD_DOUBLE) return term;
   const [text, rest] = exact.value.split(' ').map(Number);
   // The largest doubles' 16 digits round past the largest double (1.797693134862316e+308): the
   // store's value is finite, so it is the largest one.
@@ -187,6 +195,8 @@ export function exactDouble<T extends Term>(term: T, exact: Term | undefined): T
   return Number.isFinite(value) ? rdf.literal(String(value), term.datatype) : term;
 }
 
+/** A decimal's text as STR() writes it (an exponent too, should a store write one). */
+const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const XSD_DOUBLE_TERM = rdf.namedNode(XSD_DOUBLE);
 
 /** The IRI of a variable that must hold a resource; undefined when unbound. */

@@ -75,7 +75,8 @@ function asDouble(attribute: Attribute, value: Expression): Expression {
  * (2^80 comes back as 1.208925819614629e+24, the double below it); the difference is a small
  * multiple of the last digit's place, exact in few digits, and the sum of the two is the double
  * the store holds (`execute/rows.ts` reads it). On other engines the difference is 0. For a value
- * that is no number it is an error (unbound); readers use it for xsd:double values only.
+ * that is no number it is an error (unbound); readers use it for xsd:double values, and the STR()
+ * alone for xsd:decimal ones.
  *
  * @example exactDoubleText(variable('key0')) // CONCAT(STR(?key0), " ", STR(?key0 - xsd:double(STR(?key0))))
  */

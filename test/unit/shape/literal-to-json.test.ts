@@ -193,3 +193,102 @@ describe('codePointCompare', () => {
     expect(codePointCompare('\uFFFD', '😀')).toBeLessThan(0);
   });
 });
+
+/**
+ * One JSON form per value, whichever store holds it and however it writes it: each row's lexical
+ * forms are ways stores (or data) write the same value; all must give `expected`.
+ */
+describe('literalToJson: one JSON form per value', () => {
+  it.each<{ name: string; type: string; forms: string[]; expected: JsonValue }>([
+    {
+      name: 'a whole decimal past 2^53 (QUDT YottaC: Oxigraph keeps it as written, Virtuoso as an integer)',
+      type: 'decimal',
+      forms: [
+        '1000000000000000000000000.0',
+        '1000000000000000000000000',
+        '1.0E24',
+        '1e+24',
+        '+0001000000000000000000000000.000',
+      ],
+      expected: '1000000000000000000000000',
+    },
+    {
+      name: 'a whole decimal under 2^53',
+      type: 'decimal',
+      forms: ['3600.0', '3600', '3.6E3', '003600.00'],
+      expected: 3600,
+    },
+    {
+      name: 'a decimal of more than 15 significant digits',
+      type: 'decimal',
+      forms: ['0.028316846592000004', '.0283168465920000040', '2.8316846592000004E-2', '+0.028316846592000004'],
+      expected: '0.028316846592000004',
+    },
+    {
+      name: 'a negative decimal of more than 15 significant digits',
+      type: 'decimal',
+      forms: ['-5678.2617031470719747459655389854000', '-5678.2617031470719747459655389854'],
+      expected: '-5678.2617031470719747459655389854',
+    },
+    {
+      name: 'a small decimal of few digits',
+      type: 'decimal',
+      forms: ['0.00000000000000000016021765314', '1.6021765314E-19', '0.000000000000000000160217653140'],
+      expected: 1.6021765314e-19,
+    },
+    { name: 'decimal zero', type: 'decimal', forms: ['0', '0.0', '-0.0', '.0', '0E5'], expected: 0 },
+    { name: 'an integer with a sign and zeros', type: 'integer', forms: ['+007', '7', '0007'], expected: 7 },
+    {
+      name: 'an integer past 2^53 with zeros in front',
+      type: 'integer',
+      forms: ['+0090071992547409931', '90071992547409931'],
+      expected: '90071992547409931',
+    },
+    {
+      name: 'a double, however many digits the store writes',
+      type: 'double',
+      forms: [
+        '1.2089258196146292E24',
+        '1208925819614629174706176',
+        '1.2089258196146292e+24',
+        '1208925819614629174706176.0',
+      ],
+      expected: 1.2089258196146292e24,
+    },
+    { name: 'a double one', type: 'double', forms: ['1', '1.0', '1.0E0', '1e0', '+1'], expected: 1 },
+    { name: 'positive infinity', type: 'double', forms: ['INF', 'inf', '+INF'], expected: 'INF' },
+    { name: 'negative infinity', type: 'double', forms: ['-INF', '-inf'], expected: '-INF' },
+    { name: 'not a number', type: 'double', forms: ['NaN', 'nan'], expected: 'NaN' },
+  ])('$name', ({ type, forms, expected }) => {
+    for (const form of forms) expect(literalToJson(typed(form, type)), form).toStrictEqual(expected);
+  });
+
+  it('gives a decimal one JSON text whatever its trailing zeros, leading zeros or exponent', () => {
+    const decimal = fc
+      .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.integer({ min: 0, max: 25 }))
+      .map(([negative, digits, scale]) => {
+        const text = digits.toString().padStart(scale + 1, '0');
+        return `${negative ? '-' : ''}${text.slice(0, text.length - scale)}${scale > 0 ? `.${text.slice(-scale)}` : ''}`;
+      });
+    fc.assert(
+      fc.property(decimal, fc.integer({ min: 0, max: 5 }), fc.integer({ min: -5, max: 5 }), (lexical, zeros, shift) => {
+        const expected = JSON.stringify(literalToJson(typed(lexical, 'decimal')));
+        const [whole, fraction = ''] = lexical.replace('-', '').split('.');
+        const sign = lexical.startsWith('-') ? '-' : '';
+        const padded = `${sign}${'0'.repeat(zeros)}${whole}.${fraction}${'0'.repeat(zeros)}`;
+        // The same value with the point moved by `shift` and an exponent that moves it back.
+        const digits = `${whole}${fraction}`;
+        const point = whole!.length - shift;
+        const moved =
+          point <= 0
+            ? `0.${'0'.repeat(-point)}${digits}`
+            : point >= digits.length
+              ? `${digits}${'0'.repeat(point - digits.length)}`
+              : `${digits.slice(0, point)}.${digits.slice(point)}`;
+        const exponent = `${sign}${moved}E${shift}`;
+        expect(JSON.stringify(literalToJson(typed(padded, 'decimal'))), padded).toBe(expected);
+        expect(JSON.stringify(literalToJson(typed(exponent, 'decimal'))), exponent).toBe(expected);
+      }),
+    );
+  });
+});

@@ -2,7 +2,7 @@ import rdf from '@rdfjs/data-model';
 import oxigraph from 'oxigraph';
 import type { Expression } from 'sparqljs';
 import { describe, expect, it } from 'vitest';
-import { exactDouble } from '../../../src/execute/rows.js';
+import { exactNumber } from '../../../src/execute/rows.js';
 import type { Attribute } from '../../../src/mapping/model.js';
 import { XSD, XSD_DOUBLE } from '../../../src/rdf/vocabulary.js';
 import { variable } from '../../../src/sparql/ast.js';
@@ -125,7 +125,7 @@ describe('compareNumber', () => {
   });
 });
 
-describe('exactDoubleText and exactDouble', () => {
+describe('exactDoubleText and exactNumber', () => {
   it.each([
     '1208925819614629174706176', // 2^80: 17 significant digits
     '1.0E-24',
@@ -135,29 +135,40 @@ describe('exactDoubleText and exactDouble', () => {
   ])('the double %s comes back exactly from the text the store writes', (lexical) => {
     const text = evaluate(exactDoubleText(V), `"${lexical}"^^xsd:double`);
     expect(text?.termType).toBe('Literal');
-    const read = exactDouble(rdf.literal('0', rdf.namedNode(XSD_DOUBLE)), rdf.literal(text!.value));
+    const read = exactNumber(rdf.literal('0', rdf.namedNode(XSD_DOUBLE)), rdf.literal(text!.value));
     expect(Number(read.value)).toBe(Number(lexical));
   });
   it('adds the remainder to a text one digit short (Virtuoso’s STR of 2^80)', () => {
-    const read = exactDouble(
+    const read = exactNumber(
       rdf.literal('1.20893e+24', rdf.namedNode(XSD_DOUBLE)),
       rdf.literal('1.208925819614629e+24 134217728'),
     );
     expect(Number(read.value)).toBe(2 ** 80);
   });
   it('reads the largest double, whose 16 digits overflow, as the largest double', () => {
-    const read = exactDouble(
+    const read = exactNumber(
       rdf.literal('1.79769e+308', rdf.namedNode(XSD_DOUBLE)),
       rdf.literal('1.797693134862316e+308 -inf'),
     );
     expect(Number(read.value)).toBe(Number.MAX_VALUE);
   });
+  it.each([
+    ['0.028316846592', '0.028316846592000004 -3.469446951953614e-18', '0.028316846592000004'],
+    ['5678.261703147071975', '5678.26170314707197474596 0', '5678.26170314707197474596'],
+    ['1e+24', '1000000000000000000000000 0', '1000000000000000000000000'],
+  ])('reads a decimal %s through its STR() %s', (shown, text, expected) => {
+    const read = exactNumber(rdf.literal(shown, rdf.namedNode(`${XSD}decimal`)), rdf.literal(text));
+    expect(read).toEqual(rdf.literal(expected, rdf.namedNode(`${XSD}decimal`)));
+  });
   it('keeps every other term as it is', () => {
     const decimal = rdf.literal('0.1', rdf.namedNode(`${XSD}decimal`));
-    expect(exactDouble(decimal, rdf.literal('0.1 -5.551115123125783e-18'))).toBe(decimal);
+    expect(exactNumber(decimal, rdf.literal('0.1 -5.551115123125783e-18'))).toBe(decimal);
+    expect(exactNumber(decimal, rdf.literal('INF'))).toBe(decimal);
+    const integer = rdf.literal('1', rdf.namedNode(`${XSD}integer`));
+    expect(exactNumber(integer, rdf.literal('1.0 0'))).toBe(integer);
     const double = rdf.literal('1', rdf.namedNode(XSD_DOUBLE));
-    expect(exactDouble(double, undefined)).toBe(double);
-    expect(exactDouble(double, rdf.literal('INF 0'))).toBe(double);
+    expect(exactNumber(double, undefined)).toBe(double);
+    expect(exactNumber(double, rdf.literal('INF 0'))).toBe(double);
   });
 });
 
