@@ -8,7 +8,8 @@ import type { KeyExpression, SortClauses } from './sort-clauses.js';
 
 /**
  * The ORDER BY of a cursor page: the list's order (missing keys last by their `missing` flag, see
- * {@link KeyExpression}), reversed when the page is read from the end.
+ * {@link KeyExpression}), then the id unless a key is the id already (Virtuoso 7.2 garbled the
+ * projected id of a grouped query ordered by it twice), reversed when the page is read from the end.
  *
  * @example keysetOrder(sortClauses(mapping, type, sort, SUBJECT).keys, idSortExpression(type, SUBJECT), false)
  */
@@ -17,7 +18,7 @@ export function keysetOrder(keys: readonly KeyExpression[], idExpression: Expres
     ...(key.missing ? [{ expression: key.missing }] : []),
     { expression: key.value, descending: key.descending },
   ]);
-  order.push({ expression: idExpression });
+  if (!keys.some((key) => key.id)) order.push({ expression: idExpression });
   return order.map((o) => ({ ...o, descending: reversed !== (o.descending ?? false) }));
 }
 

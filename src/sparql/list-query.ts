@@ -158,7 +158,10 @@ function groupedListQuery(
     // Without a cursor FILTER, the plain ORDER BY is right on every store (see KeyExpression).
     order: keyset
       ? keysetOrder(keys, ID_KEY.variable, keyset.fromEnd)
-      : [...sort.order, { expression: idSortExpression(request.type, SUBJECT) }],
+      : [
+          ...sort.order,
+          ...(sort.keys.some((key) => key.id) ? [] : [{ expression: idSortExpression(request.type, SUBJECT) }]),
+        ],
   };
 }
 
@@ -200,7 +203,7 @@ function perMemberListQuery(
   const keys: KeyExpression[] = request.sort.map((sortKey, j) =>
     j === i
       ? { value: op('substr', key, integer(2)), descending: sortKey.descending, missing, present }
-      : { value: keyset ? ID_KEY.variable : idSortExpression(type, SUBJECT), descending: sortKey.descending },
+      : { value: keyset ? ID_KEY.variable : idSortExpression(type, SUBJECT), descending: sortKey.descending, id: true },
   );
   const id = keyset ? ID_KEY.variable : idSortExpression(type, SUBJECT);
   // The class again, with a filter on the members' own ids: Virtuoso 7.2 answers this form's ?s
@@ -243,10 +246,11 @@ export function buildKeyedWindowQuery(
   const { type } = request;
   const perMember = perMemberKey(mapping, request.sort[i]!, i, SUBJECT);
   const id = idSortExpression(type, SUBJECT);
-  const keys: KeyExpression[] = request.sort.map((sortKey, j) => ({
-    value: j === i ? op('substr', perMember.value, integer(2)) : id,
-    descending: sortKey.descending,
-  }));
+  const keys: KeyExpression[] = request.sort.map((sortKey, j) =>
+    j === i
+      ? { value: op('substr', perMember.value, integer(2)), descending: sortKey.descending }
+      : { value: id, descending: sortKey.descending, id: true },
+  );
   return {
     ...select(type, [perMember.value], window),
     ...(!oneGraph && { distinct: true }),

@@ -55,6 +55,8 @@ export interface KeyExpression {
   readonly present?: Expression;
   /** For a number key, its value as exact text (`comparable.ts` exactDoubleText), for cursors. */
   readonly exact?: VariableExpression;
+  /** An `id` key: it orders every member apart, so the id's tie-break after it is left out. */
+  readonly id?: true;
 }
 
 /** The aggregate holding sort key `i`'s value in each row of a grouped list query. */
@@ -114,7 +116,7 @@ export function sortClauses(
     if (end === 'id') {
       const value = idSortExpression(type, subject);
       clauses.order.push({ expression: value, descending: key.descending });
-      clauses.keys.push({ value, descending: key.descending });
+      clauses.keys.push({ value, descending: key.descending, id: true });
       return;
     }
     const { descending } = key;

@@ -15,7 +15,10 @@ import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, CURSOR_PAGE } from '../support/api-client.js';
 import { buildCorpus, type CorpusEntry, dataPicker, type WalkCase, walkCases } from '../support/corpus.js';
+import { changedAtLoad } from '../support/load-losses.js';
 import { nonEmpty } from '../support/non-empty.js';
+import { Oracle } from '../support/oracle.js';
+import { checkSortCorpus, idListDiff, type Walk } from '../support/sort-corpus.js';
 
 /*
  * Same answers on every store: each dataset is served from the embedded store and from Virtuoso
@@ -45,16 +48,34 @@ interface DatasetSpec {
   walkDepth: number;
   /** The dataset's largest page (100 unless set): walks go by about a quarter of a type, up to it. */
   maxPageSize?: number;
+  /**
+   * The generated sort corpus (test/support/sort-corpus.ts): how many cases, over collections of
+   * at most `maxCollection` members and related lists.
+   */
+  sortCorpus: { runs: number; maxCollection: number };
 }
 
 const DATASETS: DatasetSpec[] = [
-  { name: 'sample', mapping: 'mappings/sample.yaml', files: ['data/sample.ttl'], walkDepth: 2 },
-  { name: 'generated', mapping: 'mappings/sample.yaml', files: [GENERATED], walkDepth: 1 },
+  {
+    name: 'sample',
+    mapping: 'mappings/sample.yaml',
+    files: ['data/sample.ttl'],
+    walkDepth: 2,
+    sortCorpus: { runs: 20, maxCollection: 400 },
+  },
+  {
+    name: 'generated',
+    mapping: 'mappings/sample.yaml',
+    files: [GENERATED],
+    walkDepth: 1,
+    sortCorpus: { runs: 10, maxCollection: 400 },
+  },
   {
     name: 'real-shapes',
     mapping: 'test/fixtures/real-shapes.yaml',
     files: ['test/fixtures/real-shapes.trig'],
     walkDepth: 1,
+    sortCorpus: { runs: 25, maxCollection: 400 },
   },
   // QUDT 2.1 (https://qudt.org) is CC BY 4.0: it is not shipped with this project, only read here from
   // the pinned devDependency @zazuko/rdf-vocabularies, which carries it as N-Quads in named graphs.
@@ -65,23 +86,11 @@ const DATASETS: DatasetSpec[] = [
     // Its own attributes and id only: a one-hop sort over 1747 units costs more than CI's time.
     walkDepth: 0,
     maxPageSize: 500,
+    // Related lists (a quantity kind's units, a prefix's units) and the prefixes: sorts one hop away
+    // over all 1,747 units or 881 quantity kinds cost more than CI's time.
+    sortCorpus: { runs: 15, maxCollection: 100 },
   },
 ];
-
-/**
- * Whether Virtuoso 7 keeps an xsd:decimal's value when it loads it. Its DECIMAL holds at most 15
- * digits after the point and 40 digits in all: past 15 it rounds the fraction (0.00000000001157407
- * is kept as 0.000000000011574), past 40 in all it rounds to 40 (34 before the point keep 6 after
- * it), and an integer part of more than 40 digits becomes INF (QUDT's Planck units, 10^43 to
- * 10^113). Measured with STR() of the stored values on Virtuoso 7.2.5; no server can undo it.
- */
-export function virtuosoKeepsDecimal(lexical: string): boolean {
-  const match = /^[+-]?(\d*)(?:\.(\d*))?$/.exec(lexical.trim());
-  if (match === null) return true;
-  const whole = match[1]!.replace(/^0+/, '');
-  const fraction = (match[2] ?? '').replace(/0+$/, '');
-  return fraction.length <= 15 && whole.length + fraction.length <= 40;
-}
 
 /**
  * The one allowance, by rule: what Virtuoso loses of an xsd:decimal beyond its range (above). For
@@ -109,9 +118,7 @@ function decimalLosses(mapping: Mapping, picker: ReturnType<typeof dataPicker>):
           id: m.id,
           lexical: picker
             .memberValues(type.name, m.iri, attribute.name)
-            .filter(
-              (t) => t.termType === 'Literal' && t.datatype.value === `${XSD}decimal` && !virtuosoKeepsDecimal(t.value),
-            )
+            .filter((t) => changedAtLoad('virtuoso', t))
             .map((t) => t.value),
         }))
         .filter((m) => m.lexical.length > 0);
@@ -124,7 +131,6 @@ function decimalLosses(mapping: Mapping, picker: ReturnType<typeof dataPicker>):
     }
   return losses;
 }
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 /** The losses a request's sort or filter parameters touch (by attribute name, at any hop). */
 function lossesTouched(losses: DecimalLoss[], url: string): DecimalLoss[] {
@@ -270,13 +276,6 @@ const short = (value: unknown, max = 160) => {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 };
 
-/** Where two id lists first part, with a few ids of context on each side. */
-function idListDiff(a: string[], b: string[]): string {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return `first difference at #${i} (${a.length} vs ${b.length} ids): ${short(a.slice(i, i + 5), 100)} vs ${short(b.slice(i, i + 5), 100)}`;
-}
-
 function report(differencesFound: Difference[]): string {
   return differencesFound
     .slice(0, 8)
@@ -289,18 +288,13 @@ function report(differencesFound: Difference[]): string {
     .join('\n');
 }
 
-interface Walk {
-  ids: string[];
-  problems: string[];
-}
-
-/** Follows `links.next` from the first page to the end; checks the count and that no id repeats. */
-async function walk(base: string, type: string, sort: string, size: number, cursor: boolean): Promise<Walk> {
+/** Follows `links.next` from the first page of a list (`/units`) to the end; checks the count and that no id repeats. */
+async function walk(base: string, list: string, sort: string, size: number, cursor: boolean): Promise<Walk> {
   const ids: string[] = [];
   const problems: string[] = [];
   const mode = cursor ? 'cursor' : 'offset';
   let total: number | undefined;
-  let url: string | null = `/${type}?sort=${encodeURIComponent(sort)}&page[size]=${size}`;
+  let url: string | null = `${list}?sort=${encodeURIComponent(sort)}&page[size]=${size}`;
   for (let pages = 0; url !== null; pages++) {
     const answer = await get(base, url, cursor ? PROFILE_ACCEPT : PLAIN_ACCEPT);
     if (answer.status !== 200) {
@@ -426,10 +420,10 @@ if (ensureVirtuoso() && !('skip' in endpoint)) {
         'walk /$type?sort=$sort by $size',
         async ({ type, sort, size }: WalkCase) => {
           const [eo, ec, vo, vc] = await Promise.all([
-            walk(bases.embedded, type, sort, size, false),
-            walk(bases.embedded, type, sort, size, true),
-            walk(bases.virtuoso, type, sort, size, false),
-            walk(bases.virtuoso, type, sort, size, true),
+            walk(bases.embedded, `/${type}`, sort, size, false),
+            walk(bases.embedded, `/${type}`, sort, size, true),
+            walk(bases.virtuoso, `/${type}`, sort, size, false),
+            walk(bases.virtuoso, `/${type}`, sort, size, true),
           ]);
           expect(eo.ids.length, `members of /${type} walked`).toBeGreaterThan(0);
           const problems = [
@@ -452,6 +446,16 @@ if (ensureVirtuoso() && !('skip' in endpoint)) {
         },
         120_000,
       );
+
+      it('generated sort corpus: cursor walk = offset walk = the order from the data, on every store', async () => {
+        const oracle = Oracle.fromFile(spec.files, mapping);
+        const stores = Object.entries(bases).map(([name, base]) => ({
+          name,
+          walk: (list: string, sort: string, size: number, cursor: boolean) => walk(base, list, sort, size, cursor),
+        }));
+        const options = { label: spec.name, maxPageSize: spec.maxPageSize ?? 100, ...spec.sortCorpus };
+        expect(await checkSortCorpus(oracle, mapping, stores, options)).toBe(spec.sortCorpus.runs);
+      }, 300_000);
 
       it('each allowance excuses something exactly when the data holds what it is about', () => {
         expect({

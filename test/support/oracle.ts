@@ -4,6 +4,7 @@ import { DataFactory, Store as N3Store, Parser } from 'n3';
 import type { Attribute, Mapping, ResourceType } from '../../src/mapping/model.js';
 import { literalToJson } from '../../src/shape/literal-to-json.js';
 
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const RDF_TYPE = DataFactory.namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type');
 const NUMERIC =
   /#(integer|decimal|double|float|long|int|short|byte|(non)?(Negative|Positive)Integer|negativeInteger|positiveInteger|unsigned(Long|Int|Short|Byte))$/;
@@ -43,6 +44,46 @@ function compareValues(a: Term, b: Term): number {
 }
 
 /**
+ * How a sort key's values compare, by the README's rules (docs/api.md "Typed order, decided by
+ * the mapping"), written out here rather than taken from src/: the mapping's datatype decides,
+ * whatever datatypes the data gives the values.
+ */
+type KeyOrder = 'number' | 'boolean' | 'chronological' | 'text';
+
+function keyOrder(attribute: Attribute): KeyOrder {
+  const datatype = attribute.language === undefined ? (attribute.datatype ?? '') : '';
+  if (NUMERIC.test(datatype)) return 'number';
+  if (datatype === `${XSD}boolean`) return 'boolean';
+  if (/#(date|dateTime|time|gYear|gYearMonth)$/.test(datatype) && datatype.startsWith(XSD)) return 'chronological';
+  return 'text';
+}
+
+/** A number's lexical form, as a double reads it (a value of a number key that is none is no key). */
+const NUMBER_LEXICAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** The values of a key that count: for a number key, those that read as numbers. */
+function keyValues(order: KeyOrder, values: Term[]): Term[] {
+  return order === 'number' ? values.filter((t) => NUMBER_LEXICAL.test(t.value.trim())) : values;
+}
+
+/**
+ * Two values of a key in its order: numbers as the doubles they read as (equal doubles tie),
+ * booleans false first, dates and times by their lexical form (the data's are of one shape),
+ * text by code point.
+ */
+function compareKeyValues(order: KeyOrder, a: Term, b: Term): number {
+  if (order === 'number') {
+    const [x, y] = [Number(a.value.trim()), Number(b.value.trim())];
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (order === 'boolean') {
+    const truth = (t: Term) => (t.value === 'true' || t.value === '1' ? 1 : 0);
+    return truth(a) - truth(b);
+  }
+  return codePointCompare(a.value, b.value);
+}
+
+/**
  * What the API should answer, computed straight from the Turtle file with plain JavaScript and
  * no SPARQL: the independent side of every fetch and sort assertion. It reads the mapping only
  * for names and IRIs.
@@ -63,8 +104,16 @@ export class Oracle {
     return this.mapping.types.get(name)!;
   }
 
-  /** Every member of a type, by id. */
+  private readonly membersByType = new Map<string, Resource[]>();
+
+  /** Every member of a type, by id (a copy: callers sort it). */
   members(typeName: string): Resource[] {
+    let found = this.membersByType.get(typeName);
+    if (!found) this.membersByType.set(typeName, (found = this.readMembers(typeName)));
+    return [...found];
+  }
+
+  private readMembers(typeName: string): Resource[] {
     const type = this.type(typeName);
     const found: Resource[] = [];
     for (const subject of this.quads.getSubjects(RDF_TYPE, DataFactory.namedNode(type.classIri), null)) {
@@ -196,6 +245,7 @@ export class Oracle {
     const fields = sort
       .split(',')
       .map((raw) => ({ descending: raw.startsWith('-'), path: raw.replace(/^-/, '').split('.') }));
+    const orders = fields.map((f) => this.pathOrder(typeName, f.path));
     const keyed = resources.map((r) => ({
       r,
       keys: fields.map((f) => this.sortKey(typeName, r, f.path, f.descending)),
@@ -207,7 +257,7 @@ export class Oracle {
           if (x !== y) return x === undefined ? 1 : -1;
           continue;
         }
-        const c = compareValues(x, y);
+        const c = compareKeyValues(orders[i]!, x, y);
         if (c !== 0) return field.descending ? -c : c;
       }
       return codePointCompare(idKey(this.type(typeName), a.r), idKey(this.type(typeName), b.r));
@@ -220,20 +270,50 @@ export class Oracle {
     return this.sortKey(typeName, resource, field.replace(/^-/, '').split('.'), field.startsWith('-'));
   }
 
-  private sortKey(typeName: string, resource: Resource, path: string[], descending: boolean): Term | undefined {
-    if (path.length === 1 && path[0] === 'id') return DataFactory.literal(idKey(this.type(typeName), resource));
+  /** How the values of a sort path compare: `text` for `id`, else by the attribute at its end. */
+  private pathOrder(typeName: string, path: string[]): KeyOrder {
+    if (path.length === 1 && path[0] === 'id') return 'text';
+    return keyOrder(this.hopType(typeName, path.slice(0, -1)).attributes.get(path.at(-1)!)!);
+  }
+
+  /** The type a path of relationships leads to. */
+  private hopType(typeName: string, hops: string[]): ResourceType {
+    return hops.reduce((type, name) => this.type(type.relationships.get(name)!.target), this.type(typeName));
+  }
+
+  /**
+   * Every value a sort field (`-see-also.amount`) reaches from `resource`, before the least or
+   * greatest is taken: what the member's key depends on. None for `id`.
+   */
+  keyTerms(typeName: string, resource: Resource, field: string): Term[] {
+    const path = field.replace(/^-/, '').split('.');
+    if (path.length === 1 && path[0] === 'id') return [];
+    const { type, iris } = this.reached(typeName, resource, path.slice(0, -1));
+    return this.shownValues(type.attributes.get(path.at(-1)!)!, iris);
+  }
+
+  /** The resources a path of relationships reaches from `resource`, and their type. */
+  private reached(typeName: string, resource: Resource, hops: string[]): { type: ResourceType; iris: string[] } {
     let type = this.type(typeName);
     let iris = [resource.iri];
-    let multi = false;
-    for (const name of path.slice(0, -1)) {
-      const rel = type.relationships.get(name)!;
-      multi ||= rel.cardinality === 'many';
+    for (const name of hops) {
       iris = [...new Set(iris.flatMap((iri) => this.related(type.name, iri, name).map((m) => m.iri)))];
-      type = this.type(rel.target);
+      type = this.type(type.relationships.get(name)!.target);
     }
+    return { type, iris };
+  }
+
+  private sortKey(typeName: string, resource: Resource, path: string[], descending: boolean): Term | undefined {
+    if (path.length === 1 && path[0] === 'id') return DataFactory.literal(idKey(this.type(typeName), resource));
+    const hops = path.slice(0, -1);
+    const { type, iris } = this.reached(typeName, resource, hops);
+    let multi = hops.some(
+      (name, i) => this.hopType(typeName, hops.slice(0, i)).relationships.get(name)!.cardinality === 'many',
+    );
     const attribute = type.attributes.get(path.at(-1)!)!;
     multi ||= attribute.many;
-    const values = this.shownValues(attribute, iris).sort(compareValues);
+    const order = keyOrder(attribute);
+    const values = keyValues(order, this.shownValues(attribute, iris)).sort((a, b) => compareKeyValues(order, a, b));
     return descending && multi ? values.at(-1) : values[0];
   }
 
@@ -243,12 +323,22 @@ export class Oracle {
       this.quads.getObjects(DataFactory.namedNode(iri), DataFactory.namedNode(attribute.predicate), null),
     );
     const values = all.filter((t, i) => all.findIndex((u) => u.equals(t)) === i);
-    if (attribute.language === undefined) return values;
+    const wanted = attribute.language?.toLowerCase();
+    if (wanted === undefined || wanted === '*') return values;
+    // docs/mapping.md "Languages": the tag; its truncations, longest first (a single-letter
+    // subtag goes with the one after it); any tag of its language; untagged (unless strict); any.
     const tag = (t: Term) => (t.termType === 'Literal' ? t.language.toLowerCase() : '');
+    const subtags = wanted.split('-');
+    const truncations = subtags
+      .map((_, n) => subtags.slice(0, n))
+      .filter((prefix) => prefix.length > 0 && prefix.at(-1)!.length > 1)
+      .reverse()
+      .map((prefix) => prefix.join('-'));
+    const primary = subtags[0]!;
     const tiers = [
-      (t: Term) => tag(t) === attribute.language || tag(t).startsWith(`${attribute.language}-`),
-      (t: Term) => tag(t) === '',
-      () => true,
+      ...[wanted, ...truncations].map((exact) => (t: Term) => tag(t) === exact),
+      (t: Term) => tag(t) === primary || tag(t).startsWith(`${primary}-`),
+      ...(attribute.strictLanguage ? [] : [(t: Term) => tag(t) === '', () => true]),
     ];
     for (const inTier of tiers) {
       const found = values.filter(inTier);

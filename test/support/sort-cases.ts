@@ -31,4 +31,9 @@ export const MULTI_FIELD_CASES = [
   { type: 'concepts', sort: '-narrower-concepts.label,label' },
   { type: 'aid-activities', sort: 'completed,-budget' },
   { type: 'aid-activities', sort: '-keywords,title' },
+  // Fields after id never decide (ids are unique); Virtuoso 7.2 lost and repeated members when
+  // queries still ordered by them (found by the generated sort corpus).
+  { type: 'group-national-agents', sort: 'id,country.name,-country.iso-code' },
+  { type: 'group-national-agents', sort: '-id,country.iso-code' },
+  { type: 'trade-activities', sort: 'id,financial-year' },
 ];

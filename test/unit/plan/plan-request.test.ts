@@ -230,7 +230,7 @@ describe('planRequest: sort', () => {
       [
         { path: '/trade-activities', sort: 'id' },
         { path: '/trade-activities', sort: 'financial-year' },
-        { path: '/trade-activities', sort: '-id,financial-year' },
+        { path: '/trade-activities', sort: 'financial-year,-id' },
         { path: '/trade-activities', sort: 'origin.country.name,-concerns.label' },
         { path: '/concepts', sort: '-label,notation' },
         { path: '/trade-activities/{trade-activities}/concerns', sort: '-notation' },

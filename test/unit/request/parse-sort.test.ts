@@ -42,11 +42,13 @@ describe('parseSort: accepted values', () => {
         { ...ID, descending: true },
       ],
     },
+    // Fields after id never decide an order (ids are unique): checked, then dropped.
+    { input: '-id,financial-year', expected: [{ ...ID, descending: true }] },
     {
-      input: '-id,financial-year',
+      input: 'financial-year,id,origin.country.name',
       expected: [
-        { ...ID, descending: true },
         { ...FINANCIAL_YEAR, descending: false },
+        { ...ID, descending: false },
       ],
     },
     {
@@ -134,6 +136,7 @@ describe('parseSort: rejected values', () => {
     { input: '-nope', detail: [/by 'nope'/, /has no attribute 'nope'/, SORTABLE] },
     { input: '--financial-year', detail: [/by '-financial-year'/, /has no attribute '-financial-year'/, SORTABLE] },
     { input: 'financial-year,nope', detail: [/by 'nope'/, SORTABLE] },
+    { input: 'id,nope', detail: [/by 'nope'/, SORTABLE] }, // checked, though fields after id are dropped
     {
       input: 'concerns',
       detail: [/by 'concerns'/, /ends on the relationship 'concerns'/, /concerns\.<attribute>\)/, SORTABLE],
@@ -177,10 +180,9 @@ describe('parseSort: rejected values', () => {
 });
 
 describe('parseSort: how many fields', () => {
-  // Eleven distinct sortable fields of trade-activities.
+  // Eleven distinct sortable fields of trade-activities (id last: fields after it are dropped).
   const FIELDS = [
     'financial-year',
-    '-id',
     'concerns.label',
     '-concerns.notation',
     'origin.country.name',
@@ -190,6 +192,7 @@ describe('parseSort: how many fields', () => {
     'amount.value',
     'amount.currency',
     'concerns.broader-concepts.label',
+    '-id',
   ];
   const sortOf = (count: number) => FIELDS.slice(0, count).join(',');
 
@@ -242,10 +245,11 @@ describe('parseSort: a field named twice', () => {
     expect(error.errors[0]!.detail).toContain(detail);
   });
 
-  it.each(['concerns.label,concerns.notation', 'origin.country.name,destination.country.name', 'id,financial-year'])(
-    '%s names different fields: parsed',
-    (input) => {
-      expect(parseSort(input, mapping, tradeActivities, 10)).toHaveLength(2);
-    },
-  );
+  it.each([
+    ['concerns.label,concerns.notation', 2],
+    ['origin.country.name,destination.country.name', 2],
+    ['id,financial-year', 1],
+  ])('%s names different fields: parsed (%i keys kept)', (input, kept) => {
+    expect(parseSort(input, mapping, tradeActivities, 10)).toHaveLength(kept);
+  });
 });
