@@ -18,7 +18,7 @@ import { buildCorpus, type CorpusEntry, dataPicker, type WalkCase, walkCases } f
 import { changedAtLoad } from '../support/load-losses.js';
 import { nonEmpty } from '../support/non-empty.js';
 import { Oracle } from '../support/oracle.js';
-import { checkSortCorpus, idListDiff, type Walk } from '../support/sort-corpus.js';
+import { checkSortCorpus, idListDiff, type SortCase, type Walk } from '../support/sort-corpus.js';
 
 /*
  * Same answers on every store: each dataset is served from the embedded store and from Virtuoso
@@ -50,9 +50,9 @@ interface DatasetSpec {
   maxPageSize?: number;
   /**
    * The generated sort corpus (test/support/sort-corpus.ts): how many cases, over collections of
-   * at most `maxCollection` members and related lists.
+   * at most `maxCollection` members and related lists; `fixed` cases are walked first every time.
    */
-  sortCorpus: { runs: number; maxCollection: number };
+  sortCorpus: { runs: number; maxCollection: number; fixed?: SortCase[] };
 }
 
 const DATASETS: DatasetSpec[] = [
@@ -88,7 +88,16 @@ const DATASETS: DatasetSpec[] = [
     maxPageSize: 500,
     // Related lists (a quantity kind's units, a prefix's units) and the prefixes: sorts one hop away
     // over all 1,747 units or 881 quantity kinds cost more than CI's time.
-    sortCorpus: { runs: 15, maxCollection: 100 },
+    sortCorpus: {
+      runs: 15,
+      maxCollection: 100,
+      // Issue 23: 36 units, 5 without a UNECE code, and a grouped second key; Virtuoso's cursor
+      // walks lost those 5 (descending) or put them first (ascending).
+      fixed: [
+        { list: '/quantity-kinds/Length/units', sort: '-unece-code,label', size: 10 },
+        { list: '/quantity-kinds/Length/units', sort: 'unece-code,label', size: 10 },
+      ],
+    },
   },
 ];
 
@@ -454,7 +463,7 @@ if (ensureVirtuoso() && !('skip' in endpoint)) {
           walk: (list: string, sort: string, size: number, cursor: boolean) => walk(base, list, sort, size, cursor),
         }));
         const options = { label: spec.name, maxPageSize: spec.maxPageSize ?? 100, ...spec.sortCorpus };
-        expect(await checkSortCorpus(oracle, mapping, stores, options)).toBe(spec.sortCorpus.runs);
+        expect(await checkSortCorpus(oracle, mapping, stores, options)).toBeGreaterThanOrEqual(spec.sortCorpus.runs);
       }, 300_000);
 
       it('each allowance excuses something exactly when the data holds what it is about', () => {

@@ -129,20 +129,28 @@ export async function sortCaseProblems(
 }
 
 /**
- * Runs `runs` cases drawn from `seed` (`SORT_CORPUS_SEED` when set, else the clock), logging the
- * seed first; the first failing case fails with fast-check's report (its seed and path) and the
- * case's problems. No shrinking: each run walks lists on every store.
+ * Runs `runs` cases (times `SORT_CORPUS_SCALE`, 1 unless set: more to hunt for bugs) drawn from
+ * `seed` (`SORT_CORPUS_SEED` when set, else the clock), logging the seed first; the first failing
+ * case fails with fast-check's report (its seed and path) and the case's problems. No shrinking:
+ * each run walks lists on every store. Returns how many cases were walked.
  */
 export async function checkSortCorpus(
   oracle: Oracle,
   mapping: Mapping,
   stores: readonly WalkedStore[],
-  options: { label: string; runs: number; maxCollection: number; maxPageSize: number },
+  options: { label: string; runs: number; maxCollection: number; maxPageSize: number; fixed?: readonly SortCase[] },
 ): Promise<number> {
   const lists = sortedLists(oracle, mapping, options.maxCollection);
   const byPath = new Map(lists.map((list) => [list.path, list]));
+  // Cases that once failed, walked first on every run.
+  for (const c of options.fixed ?? []) {
+    const list = byPath.get(c.list) ?? listAt(oracle, mapping, c.list);
+    const problems = await sortCaseProblems(oracle, stores, list, c);
+    if (problems.length > 0) throw new Error(`${c.list}?sort=${c.sort} by ${c.size}:\n  ${problems.join('\n  ')}`);
+  }
   const seed = Number(process.env.SORT_CORPUS_SEED ?? Date.now() % 2 ** 31);
-  console.log(`sort corpus ${options.label}: ${options.runs} cases over ${lists.length} lists, seed ${seed}`);
+  const runs = options.runs * Number(process.env.SORT_CORPUS_SCALE ?? 1);
+  console.log(`sort corpus ${options.label}: ${runs} cases over ${lists.length} lists, seed ${seed}`);
   let walked = 0;
   await fc.assert(
     fc.asyncProperty(sortCaseArbitrary(mapping, lists, options.maxPageSize), async (c) => {
@@ -150,9 +158,19 @@ export async function checkSortCorpus(
       walked++;
       if (problems.length > 0) throw new Error(`${c.list}?sort=${c.sort} by ${c.size}:\n  ${problems.join('\n  ')}`);
     }),
-    { seed, numRuns: options.runs, endOnFailure: true },
+    { seed, numRuns: runs, endOnFailure: true },
   );
   return walked;
+}
+
+/** The list at a path (`/type` or `/type/id/relationship`), from the data. */
+function listAt(oracle: Oracle, mapping: Mapping, path: string): SortedList {
+  const [type, id, relationship] = path.split('/').slice(1).map(decodeURIComponent) as [string, string?, string?];
+  if (id === undefined || relationship === undefined) return { path, type, members: oracle.members(type) };
+  const parent = oracle.member(type, id);
+  if (!parent) throw new Error(`no ${type} ${id} in the data`);
+  const target = mapping.types.get(type)!.relationships.get(relationship)!.target;
+  return { path, type: target, members: oracle.related(type, parent.iri, relationship) };
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => JSON.stringify(a) === JSON.stringify(b);
