@@ -68,17 +68,21 @@ export function sortedLists(oracle: Oracle, mapping: Mapping, maxCollection: num
 
 /**
  * Cases over `lists`: a sort of 1 to 3 distinct fields among `id`, the type's attributes and the
- * attributes one relationship away (to-one and to-many), each ascending or descending; a page size
- * that makes 2 to 6 pages, at most `maxPageSize`.
+ * attributes one relationship away (to-one and to-many), each ascending or descending, at most
+ * `maxSeveral` of them through a to-many relationship or a `many` attribute; a page size that
+ * makes 2 to 6 pages, at most `maxPageSize`.
  */
-export function sortCaseArbitrary(mapping: Mapping, lists: readonly SortedList[], maxPageSize: number) {
+export function sortCaseArbitrary(mapping: Mapping, lists: readonly SortedList[], maxPageSize: number, maxSeveral = 3) {
   return fc.constantFrom(...lists).chain((list) => {
-    const paths = ['id', ...sortablePaths(mapping, mapping.types.get(list.type)!, 1)];
-    const keys = fc.uniqueArray(fc.record({ path: fc.constantFrom(...paths), descending: fc.boolean() }), {
-      minLength: 1,
-      maxLength: 3,
-      selector: (key) => key.path,
-    });
+    const type = mapping.types.get(list.type)!;
+    const paths = ['id', ...sortablePaths(mapping, type, 1)];
+    const keys = fc
+      .uniqueArray(fc.record({ path: fc.constantFrom(...paths), descending: fc.boolean() }), {
+        minLength: 1,
+        maxLength: 3,
+        selector: (key) => key.path,
+      })
+      .filter((ks) => ks.filter((k) => severalValued(mapping, list.type, k.path)).length <= maxSeveral);
     const n = list.members.length;
     const size = fc
       .integer({ min: 2, max: 6 })
@@ -138,7 +142,14 @@ export async function checkSortCorpus(
   oracle: Oracle,
   mapping: Mapping,
   stores: readonly WalkedStore[],
-  options: { label: string; runs: number; maxCollection: number; maxPageSize: number; fixed?: readonly SortCase[] },
+  options: {
+    label: string;
+    runs: number;
+    maxCollection: number;
+    maxPageSize: number;
+    maxSeveral?: number;
+    fixed?: readonly SortCase[];
+  },
 ): Promise<number> {
   const lists = sortedLists(oracle, mapping, options.maxCollection);
   const byPath = new Map(lists.map((list) => [list.path, list]));
@@ -153,7 +164,7 @@ export async function checkSortCorpus(
   console.log(`sort corpus ${options.label}: ${runs} cases over ${lists.length} lists, seed ${seed}`);
   let walked = 0;
   await fc.assert(
-    fc.asyncProperty(sortCaseArbitrary(mapping, lists, options.maxPageSize), async (c) => {
+    fc.asyncProperty(sortCaseArbitrary(mapping, lists, options.maxPageSize, options.maxSeveral), async (c) => {
       const problems = await sortCaseProblems(oracle, stores, byPath.get(c.list)!, c);
       walked++;
       if (problems.length > 0) throw new Error(`${c.list}?sort=${c.sort} by ${c.size}:\n  ${problems.join('\n  ')}`);
@@ -161,6 +172,18 @@ export async function checkSortCorpus(
     { seed, numRuns: runs, endOnFailure: true },
   );
   return walked;
+}
+
+/** Whether a sort path (`quantity-kinds.label`) may reach several values: a to-many hop, or a `many` attribute. */
+function severalValued(mapping: Mapping, typeName: string, path: string): boolean {
+  let type = mapping.types.get(typeName)!;
+  const names = path.split('.');
+  for (const name of names.slice(0, -1)) {
+    const rel = type.relationships.get(name)!;
+    if (rel.cardinality === 'many') return true;
+    type = mapping.types.get(rel.target)!;
+  }
+  return type.attributes.get(names.at(-1)!)?.many ?? false;
 }
 
 /** The list at a path (`/type` or `/type/id/relationship`), from the data. */
