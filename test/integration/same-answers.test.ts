@@ -18,6 +18,7 @@ import { buildCorpus, type CorpusEntry, dataPicker, type WalkCase, walkCases } f
 import { changedAtLoad } from '../support/load-losses.js';
 import { nonEmpty } from '../support/non-empty.js';
 import { Oracle } from '../support/oracle.js';
+import { type Shown, shownOrderProblems } from '../support/shown-order.js';
 import { checkSortCorpus, idListDiff, type SortCase, type Walk } from '../support/sort-corpus.js';
 
 /*
@@ -332,6 +333,31 @@ async function walk(base: string, list: string, sort: string, size: number, curs
   return { ids, problems };
 }
 
+/** The values of one attribute a walk by page number shows, member by member, to the end. */
+async function walkShown(base: string, type: string, attribute: string, sort: string, size: number): Promise<Shown[]> {
+  const shown: Shown[] = [];
+  let url: string | null = `/${type}?sort=${sort}&fields[${type}]=${attribute}&page[size]=${size}`;
+  for (let pages = 0; url !== null && pages < 100; pages++) {
+    const answer = await get(base, url);
+    if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`);
+    shown.push(...answer.body.data.map((r: any) => ({ id: r.id, value: r.attributes[attribute] })));
+    url = answer.body.links?.next ?? null;
+  }
+  return shown;
+}
+
+/** Every single-valued attribute a mapping types as a number, by type: what a number sort key is. */
+function numberAttributes(mapping: Mapping): { type: string; attribute: string }[] {
+  return [...mapping.types.values()].flatMap((type) =>
+    [...type.attributes.values()]
+      .filter(
+        (a) =>
+          !a.many && a.language === undefined && /#(decimal|double|float|integer|int|long)$/.test(a.datatype ?? ''),
+      )
+      .map((a) => ({ type: type.name, attribute: a.name })),
+  );
+}
+
 function ensureVirtuoso(): boolean {
   if (!('skip' in endpoint)) return true;
   if (process.env.CI === 'true')
@@ -456,6 +482,22 @@ if (ensureVirtuoso() && !('skip' in endpoint)) {
           }
           if (problems.length > 0)
             expect.fail(`${spec.name} /${type}?sort=${sort} by ${size}:\n  ${problems.join('\n  ')}`);
+        },
+        120_000,
+      );
+
+      it.concurrent.each(numberAttributes(mapping).flatMap((c) => [c, { ...c, attribute: `-${c.attribute}` }]))(
+        'sort=$attribute on /$type follows the numbers each store shows',
+        async ({ type, attribute: sort }) => {
+          const attribute = sort.replace(/^-/, '');
+          const problems = await Promise.all(
+            Object.entries(bases).map(async ([name, base]) => {
+              const shown = await walkShown(base, type, attribute, sort, spec.maxPageSize ?? 100);
+              return shownOrderProblems(shown, sort.startsWith('-')).map((p) => `${name}: ${p}`);
+            }),
+          );
+          if (problems.flat().length > 0)
+            expect.fail(`/${type}?sort=${sort}:\n  ${problems.flat().slice(0, 10).join('\n  ')}`);
         },
         120_000,
       );
