@@ -27,7 +27,10 @@ import { checkSortCorpus, idListDiff, type SortCase, type Walk } from '../suppor
  * real HTTP, and the two JSON documents must be equal. Nothing here says what an answer should be:
  * the stores are compared with each other, and walks with walks. Every sortable path is walked to
  * the end in both directions, by page number and by cursor, on each store: each member once, the
- * cursor walk the same as the offset walk, and each store's walk the same as the other's.
+ * cursor walk the same as the offset walk, and each store's walk the same as the other's. Two
+ * checks hold each store to the data instead: the generated sort corpus (sort-corpus.ts: random
+ * sorts of collections and related lists, both walks against the oracle's order), and the walks
+ * by each number attribute against the numbers the store shows (shown-order.ts).
  */
 
 const endpoint = inject('endpoint');
