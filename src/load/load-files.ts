@@ -17,8 +17,10 @@ import {
   commitUpdate,
   dropUpdate,
   graphName,
+  isJenaGraphMoveRefusal,
   isVirtuosoLogLimit,
   type LoadMode,
+  patternMoveUpdate,
   preflightUpdate,
   type StagedGraph,
   stagingGraphIri,
@@ -362,6 +364,11 @@ export async function loadFiles(options: LoadFilesOptions): Promise<LoadResult> 
         );
         refusal = await client.post(endpoint.url, virtuosoRowByRow(commit), UPDATE, {
           timeoutMs: moveTimeoutMs * 3,
+        });
+      }
+      if (refusal && isJenaGraphMoveRefusal(refusal.body)) {
+        refusal = await client.post(endpoint.url, patternMoveUpdate(staged, mode), UPDATE, {
+          timeoutMs: moveTimeoutMs,
         });
       }
       if (refusal) {
