@@ -17,14 +17,15 @@ export const STORE_NAMES = ['embedded', 'virtuoso', 'jena'] as const;
 export type StoreName = (typeof STORE_NAMES)[number];
 /** The stores reached over HTTP, each started once for the run by global-setup.ts. */
 export type EndpointStoreName = Exclude<StoreName, 'embedded'>;
+export const ENDPOINT_STORE_NAMES: readonly EndpointStoreName[] = ['virtuoso', 'jena'];
 
 /** The run's shared endpoint of that store, with the sample loaded into its graph, or why it is skipped. */
 export function sharedEndpoint(name: EndpointStoreName): SharedEndpoint {
   return inject(name === 'virtuoso' ? 'endpoint' : 'jena');
 }
 
-/** The shared endpoint of that store; throws its reason when it is skipped. */
-function endpointOf(name: EndpointStoreName): Extract<SharedEndpoint, { endpointUrl: string }> {
+/** The shared endpoint of that store; throws its reason when it is skipped (use it inside {@link describeStores}). */
+export function endpointOf(name: EndpointStoreName): Extract<SharedEndpoint, { endpointUrl: string }> {
   const endpoint = sharedEndpoint(name);
   if ('skip' in endpoint) throw new Error(endpoint.skip);
   return endpoint;
@@ -85,10 +86,15 @@ const warned = new Set<StoreName>();
  * Defines a suite once per store, `[embedded] title`, `[virtuoso] title` and `[jena] title`, for
  * suites that open their stores themselves (`storeName` says which). A store whose endpoint could
  * not start for want of its software is skipped with one loud line, except with CI=true, where
- * that is a failure.
+ * that is a failure. `stores` narrows the list, e.g. to {@link ENDPOINT_STORE_NAMES} for a suite
+ * about the HTTP store.
  */
-export function describeStores(title: string, body: (storeName: StoreName) => void): void {
-  for (const storeName of STORE_NAMES) {
+export function describeStores<Name extends StoreName>(
+  title: string,
+  body: (storeName: Name) => void,
+  stores: readonly Name[] = STORE_NAMES as readonly StoreName[] as readonly Name[],
+): void {
+  for (const storeName of stores) {
     const endpoint = storeName === 'embedded' ? undefined : sharedEndpoint(storeName);
     if (endpoint && 'skip' in endpoint) {
       if (process.env.CI === 'true') {

@@ -184,7 +184,7 @@ public final class JenaEndpoint {
   private Answer update(String text) {
     var request = UpdateFactory.create(text, Syntax.syntaxARQ);
     Txn.executeWrite(dataset, () -> UpdateAction.execute(request, dataset));
-    return new Answer(204, "text/plain", new byte[0]);
+    return Answer.text(200, "Update succeeded"); // as Fuseki answers
   }
 
   /** The Graph Store Protocol on one graph: `?graph=IRI` or `?default`. */
@@ -213,7 +213,7 @@ public final class JenaEndpoint {
           if (method.equals("PUT")) graph.clear();
           RDFDataMgr.read(graph, new java.io.ByteArrayInputStream(body), lang);
         });
-    return new Answer(method.equals("PUT") ? 201 : 204, "text/plain", new byte[0]);
+    return Answer.text(200, "Stored");
   }
 
   private static String contentType(HttpExchange exchange) {
