@@ -1,6 +1,6 @@
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
 import { Batch, type BlankTriple, packBlankTriples } from './batch.js';
-import { LoadError, NoAnswerError, type RequestPolicy, StoreClient } from './http.js';
+import { isJenaGraphMoveRefusal, LoadError, NoAnswerError, type RequestPolicy, StoreClient } from './http.js';
 import type { LoadProgress } from './progress.js';
 import { guessGraphStoreUrl, type Protocol, refusalError, sendBatch } from './protocol.js';
 import { splitCredentials } from './redact.js';
@@ -17,7 +17,6 @@ import {
   commitUpdate,
   dropUpdate,
   graphName,
-  isJenaGraphMoveRefusal,
   isVirtuosoLogLimit,
   type LoadMode,
   patternMoveUpdate,

@@ -75,11 +75,6 @@ export function patternMoveUpdate(graphs: readonly StagedGraph[], mode: LoadMode
   return operations.join(' ;\n');
 }
 
-/** Jena 4.5's refusal of ADD and COPY from a named graph (see {@link patternMoveUpdate}). */
-export function isJenaGraphMoveRefusal(body: string): boolean {
-  return /Invalid source target for operation/.test(body);
-}
-
 /** Empties the target graphs: what `--replace` does first when loading without staging. */
 export function clearUpdate(graphs: readonly StagedGraph[]): string {
   return graphs.map(dropTarget).join(' ;\n');

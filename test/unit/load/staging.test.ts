@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
+import { isJenaGraphMoveRefusal } from '../../../src/load/http.js';
 import { DEFAULT_GRAPH } from '../../../src/load/source.js';
 import {
   clearUpdate,
   commitUpdate,
   dropUpdate,
   graphName,
-  isJenaGraphMoveRefusal,
   isVirtuosoLogLimit,
   patternMoveUpdate,
   preflightUpdate,
