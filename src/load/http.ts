@@ -87,12 +87,24 @@ export function retryDelay(attempt: number, retryDelayMs: number): number {
   return retryDelayMs * 2 ** (attempt - 2);
 }
 
+/** Jena 4.5's refusal of ADD and COPY from a named graph (see staging.ts patternMoveUpdate). */
+export function isJenaGraphMoveRefusal(body: string): boolean {
+  return /Invalid source target for operation/.test(body);
+}
+
 /**
- * A 5xx other than "not implemented", and not one of Virtuoso's permanent ones: SR186 (no grant,
- * answered with a 500) and SR325 (the transaction outgrew its log limit; it fails the same way again).
+ * A 5xx other than "not implemented", and not one of the stores' permanent ones: Virtuoso's SR186
+ * (no grant, answered with a 500) and SR325 (the transaction outgrew its log limit; it fails the
+ * same way again), and Jena 4.5's refusal of ADD and COPY from a named graph (staging.ts).
  */
 export function isTransient(status: number, body: string): boolean {
-  return status >= 500 && status !== 501 && status !== 505 && !/\bSR186\b|\bSR325\b|SECURITY/.test(body);
+  return (
+    status >= 500 &&
+    status !== 501 &&
+    status !== 505 &&
+    !/\bSR186\b|\bSR325\b|SECURITY/.test(body) &&
+    !isJenaGraphMoveRefusal(body)
+  );
 }
 
 // The connection was never made: the request did not reach the store.

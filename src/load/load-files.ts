@@ -1,6 +1,6 @@
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
 import { Batch, type BlankTriple, packBlankTriples } from './batch.js';
-import { LoadError, NoAnswerError, type RequestPolicy, StoreClient } from './http.js';
+import { isJenaGraphMoveRefusal, LoadError, NoAnswerError, type RequestPolicy, StoreClient } from './http.js';
 import type { LoadProgress } from './progress.js';
 import { guessGraphStoreUrl, type Protocol, refusalError, sendBatch } from './protocol.js';
 import { splitCredentials } from './redact.js';
@@ -19,6 +19,7 @@ import {
   graphName,
   isVirtuosoLogLimit,
   type LoadMode,
+  patternMoveUpdate,
   preflightUpdate,
   type StagedGraph,
   stagingGraphIri,
@@ -362,6 +363,11 @@ export async function loadFiles(options: LoadFilesOptions): Promise<LoadResult> 
         );
         refusal = await client.post(endpoint.url, virtuosoRowByRow(commit), UPDATE, {
           timeoutMs: moveTimeoutMs * 3,
+        });
+      }
+      if (refusal && isJenaGraphMoveRefusal(refusal.body)) {
+        refusal = await client.post(endpoint.url, patternMoveUpdate(staged, mode), UPDATE, {
+          timeoutMs: moveTimeoutMs,
         });
       }
       if (refusal) {

@@ -59,6 +59,22 @@ export function commitUpdate(graphs: readonly StagedGraph[], mode: LoadMode): st
   return operations.join(' ;\n');
 }
 
+/**
+ * The same move as {@link commitUpdate}, said with INSERT … WHERE instead of ADD and COPY, for a
+ * store that refuses those: Apache Jena 4.5 (so Fuseki 4.5) fails every ADD, COPY and MOVE from a
+ * named graph that exists (HTTP 500, "Invalid source target for operation"; fixed in Jena 4.6), and
+ * with SILENT it adds nothing at all, so the loader's move needs this form there.
+ */
+export function patternMoveUpdate(graphs: readonly StagedGraph[], mode: LoadMode): string {
+  const operations = graphs.flatMap((g) => {
+    const drop = mode === 'replace' ? [dropTarget(g)] : [];
+    if (g.triples === 0) return drop;
+    const template = g.target === DEFAULT_GRAPH ? '?s ?p ?o' : `GRAPH <${g.target}> { ?s ?p ?o }`;
+    return [...drop, `INSERT { ${template} } WHERE { GRAPH <${g.staging}> { ?s ?p ?o } }`];
+  });
+  return operations.join(' ;\n');
+}
+
 /** Empties the target graphs: what `--replace` does first when loading without staging. */
 export function clearUpdate(graphs: readonly StagedGraph[]): string {
   return graphs.map(dropTarget).join(' ;\n');

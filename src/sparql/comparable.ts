@@ -32,7 +32,10 @@ import { iri, literal, op, str } from './ast.js';
 export function comparableValue(attribute: Attribute, value: Expression): Expression {
   const order = valueOrder(attribute);
   if (order === 'text') return str(value);
-  return order === 'number' ? asDouble(attribute, value) : value;
+  // `+ 0` makes equal numbers one term: Jena's cast keeps the text it read ("100" and "1.0E2" stay
+  // two terms), and Jena's ORDER BY orders equal values by their terms, and its GROUP BY groups them
+  // apart, before any later key; a sum is a new double, written one way.
+  return order === 'number' ? op('+', asDouble(attribute, value), literal('0', XSD_DOUBLE)) : value;
 }
 
 /**

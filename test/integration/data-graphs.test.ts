@@ -13,12 +13,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Parser, type Quad } from 'n3';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { loadFiles } from '../../src/load/load-files.js';
 import { RDF_TYPE } from '../../src/rdf/vocabulary.js';
 import { captureIo, listeningPort } from '../support/cli-io.js';
 import { closedPort } from '../support/closed-port.js';
+import { describeStores, ENDPOINT_STORE_NAMES, endpointOf } from '../support/each-store.js';
 
 const MAPPING = 'test/fixtures/graphs/mapping.yaml';
 const NQ = 'test/fixtures/graphs/people.nq';
@@ -231,13 +232,11 @@ describe('serve --data --graph: that named graph alone', () => {
   });
 });
 
-describe('serve --endpoint: the empty-types check', () => {
-  const endpoint = inject('endpoint');
-
-  it.skipIf('skip' in endpoint)(
-    '[virtuoso] load --graph G then serve --graph G: the same union as the embedded store, and the same warning',
-    async () => {
-      if ('skip' in endpoint) return;
+describeStores(
+  'serve --endpoint',
+  (storeName) => {
+    it('load --graph G then serve --graph G: the same union as the embedded store, and the same warning', async () => {
+      const endpoint = endpointOf(storeName);
       const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
       await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [NQ, TRIG] });
       const served = await serve(['--mapping', MAPPING, '--endpoint', endpoint.endpointUrl, '--graph', graph]);
@@ -247,9 +246,12 @@ describe('serve --endpoint: the empty-types check', () => {
       } finally {
         await served.stop();
       }
-    },
-  );
+    });
+  },
+  ENDPOINT_STORE_NAMES,
+);
 
+describe('serve --endpoint: the empty-types check', () => {
   it('a store that is down: the server starts all the same and warns that the check could not run', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/sparql`;
     const served = await serve(['--mapping', MAPPING, '--endpoint', url]);

@@ -10,7 +10,8 @@ import { openSampleStore, SAMPLE_MAPPING } from '../support/each-store.js';
  * `include`: each sends its fetch and its first include level at once, two light queries, so 10
  * requests (a front-end's burst, the bench's 10 connections) put 20 in the light lane, which runs
  * one at a time. With a queue of 16 per lane, as before, part of them answered 503; the light
- * lane now queues 64. (The heavy lane keeps 16: 10 list queries fit.)
+ * lane now queues 64. (The heavy lane keeps 16: 10 list queries fit.) The embedded store only, by
+ * nature: the limits are its worker pool's (the HTTP store's lanes are in store-contract.test.ts).
  */
 let store: Store;
 let api: ApiClient;

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import { createHttpStore } from '../../src/store/http-store.js';
 import { ApiClient } from '../support/api-client.js';
-import { SAMPLE_MAPPING } from '../support/each-store.js';
+import { describeStores, ENDPOINT_STORE_NAMES, endpointOf, SAMPLE_MAPPING } from '../support/each-store.js';
 import { type Fault, FaultProxy } from '../support/fault-proxy.js';
 import { titled } from '../support/titled.js';
 
 /*
- * A real Virtuoso behind a fault-injecting proxy (test/support/fault-proxy.ts), switched fault by
+ * A real store (Virtuoso, then Jena) behind a fault-injecting proxy (test/support/fault-proxy.ts), switched fault by
  * fault: for each, the status and error document the server must answer with, how fast (a hung or
  * trickling store must give a 504 at the request's deadline, not the store client's 30 s), what
  * /health says meanwhile (quickly, and not 200 "ok" while the store is unusable), and that the
@@ -19,7 +19,6 @@ import { titled } from '../support/titled.js';
  */
 
 const mapping = await loadMapping(SAMPLE_MAPPING);
-const endpoint = inject('endpoint');
 
 const schema = JSON.parse(readFileSync(new URL('../fixtures/jsonapi-schema.json', import.meta.url), 'utf8'));
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -110,24 +109,22 @@ function expectErrorDocument(what: string, answer: Timed, status: number, titles
     expect.fail(`${what}: not a JSON:API document: ${ajv.errorsText(validateDocument.errors)}\n${answer.text}`);
   expect(body.errors?.[0]?.status, `${what}: errors[0].status`).toBe(String(status));
   if (titles) expect(titles, `${what}: errors[0].title`).toContain(body.errors[0].title);
-  expect(answer.text, `${what}: nothing internal`).not.toMatch(/\n\s+at |ECONNRESET|127\.0\.0\.1|\.ts:\d+|Virtuoso/);
+  expect(answer.text, `${what}: nothing internal`).not.toMatch(
+    /\n\s+at |ECONNRESET|127\.0\.0\.1|\.ts:\d+|Virtuoso|org\.apache\.jena/,
+  );
 }
 
 const describeAnswer = (answer: Timed) =>
   answer.status === undefined ? answer.failure! : `${answer.status} in ${answer.ms} ms: ${answer.text.slice(0, 300)}`;
 
-if ('skip' in endpoint) {
-  if (process.env.CI === 'true')
-    test('[virtuoso] store faults have a Virtuoso', () => {
-      throw new Error(endpoint.skip);
-    });
-  else test.skip(`[virtuoso] store faults: ${endpoint.skip}`);
-} else {
-  describe('[virtuoso] store faults behind a fault-injecting proxy', () => {
+describeStores(
+  'store faults behind a fault-injecting proxy',
+  (storeName) => {
     let proxy: FaultProxy;
     let api: ApiClient;
 
     beforeAll(async () => {
+      const endpoint = endpointOf(storeName);
       proxy = await FaultProxy.start(endpoint.endpointUrl);
       // The store client keeps its own 30 s default: the deadline must come from the dataset option.
       const store = createHttpStore({ endpointUrl: proxy.endpointUrl, graph: endpoint.graph });
@@ -246,5 +243,6 @@ if ('skip' in endpoint) {
         proxy.set('none');
       }
     });
-  });
-}
+  },
+  ENDPOINT_STORE_NAMES,
+);

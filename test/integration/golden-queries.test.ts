@@ -12,7 +12,8 @@ import { noteQueries } from '../support/query-log.js';
  * queries/*.rq show the SPARQL each request shape sends, recorded on its way to the embedded store
  * with the sample loaded, so that a change to a query is reviewed as a diff.
  * `npm run queries:update` rewrites them (UPDATE_GOLDEN=1) and removes files no shape produces;
- * without it, a missing, different or extra file fails.
+ * without it, a missing, different or extra file fails. One store, by nature: the query text is
+ * the same for every store (the stores' answers are compared by same-answers.test.ts).
  */
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 

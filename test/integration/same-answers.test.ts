@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Parser, Writer } from 'n3';
-import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
 import { writeDataset } from '../../scripts/generate.js';
 import { createApp } from '../../src/app.js';
 import { loadFiles } from '../../src/load/load-files.js';
@@ -15,6 +15,7 @@ import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, CURSOR_PAGE } from '../support/api-client.js';
 import { buildCorpus, type CorpusEntry, dataPicker, type WalkCase, walkCases } from '../support/corpus.js';
+import { type EndpointStoreName, sharedEndpoint } from '../support/each-store.js';
 import { changedAtLoad } from '../support/load-losses.js';
 import { nonEmpty } from '../support/non-empty.js';
 import { Oracle } from '../support/oracle.js';
@@ -22,18 +23,20 @@ import { type Shown, shownOrderProblems } from '../support/shown-order.js';
 import { checkSortCorpus, idListDiff, type SortCase, type Walk } from '../support/sort-corpus.js';
 
 /*
- * Same answers on every store: each dataset is served from the embedded store and from Virtuoso
- * with the same mapping, every request of the corpus (test/support/corpus.ts) goes to both over
- * real HTTP, and the two JSON documents must be equal. Nothing here says what an answer should be:
- * the stores are compared with each other, and walks with walks. Every sortable path is walked to
- * the end in both directions, by page number and by cursor, on each store: each member once, the
- * cursor walk the same as the offset walk, and each store's walk the same as the other's. Two
- * checks hold each store to the data instead: the generated sort corpus (sort-corpus.ts: random
- * sorts of collections and related lists, both walks against the oracle's order), and the walks
- * by each number attribute against the numbers the store shows (shown-order.ts).
+ * Same answers on every store: each dataset is served from the embedded store, from Virtuoso and
+ * from Jena with the same mapping, every request of the corpus (test/support/corpus.ts) goes to
+ * each over real HTTP, and each endpoint's JSON document must equal the embedded store's. Nothing
+ * here says what an answer should be: the stores are compared with each other, and walks with
+ * walks. Every sortable path is walked to the end in both directions, by page number and by
+ * cursor, on each store: each member once, the cursor walk the same as the offset walk, and each
+ * store's walk the same as the embedded store's. Two checks hold each store to the data instead:
+ * the generated sort corpus (sort-corpus.ts: random sorts of collections and related lists, both
+ * walks against the oracle's order), and the walks by each number attribute against the numbers
+ * the store shows (shown-order.ts).
  */
 
-const endpoint = inject('endpoint');
+/** The stores compared with the embedded one (each with the other's answers, through it). */
+const OTHERS: readonly EndpointStoreName[] = ['virtuoso', 'jena'];
 const QUDT = 'node_modules/@zazuko/rdf-vocabularies/ontologies';
 const scratch = mkdtempSync(join(tmpdir(), 'same-answers-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -263,7 +266,8 @@ function normalize(answer: Answer): Answer {
 interface Difference {
   path: string;
   embedded: unknown;
-  virtuoso: unknown;
+  /** The other store's value. */
+  other: unknown;
 }
 
 /** Every place where two JSON values differ, by path (`data[3].attributes.label`). */
@@ -273,7 +277,7 @@ function differences(a: unknown, b: unknown, path = '', out: Difference[] = []):
     const ids = (list: unknown[]) => list.map((x: any) => (x && typeof x === 'object' ? x.id : undefined));
     const [idsA, idsB] = [ids(a), ids(b)];
     if (idsA.some((id) => id !== undefined) && JSON.stringify(idsA) !== JSON.stringify(idsB)) {
-      out.push({ path: `${path}[*].id`, embedded: idsA, virtuoso: idsB });
+      out.push({ path: `${path}[*].id`, embedded: idsA, other: idsB });
       return out;
     }
     for (let i = 0; i < Math.max(a.length, b.length); i++) differences(a[i], b[i], `${path}[${i}]`, out);
@@ -284,7 +288,7 @@ function differences(a: unknown, b: unknown, path = '', out: Difference[] = []):
     for (const key of keys) differences((a as any)[key], (b as any)[key], path ? `${path}.${key}` : key, out);
     return out;
   }
-  out.push({ path, embedded: a, virtuoso: b });
+  out.push({ path, embedded: a, other: b });
   return out;
 }
 
@@ -293,13 +297,13 @@ const short = (value: unknown, max = 160) => {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 };
 
-function report(differencesFound: Difference[]): string {
+function report(differencesFound: Difference[], other: string): string {
   return differencesFound
     .slice(0, 8)
     .map((d) =>
-      Array.isArray(d.embedded) && Array.isArray(d.virtuoso) && d.path.endsWith('[*].id')
-        ? `  ${d.path}: ${idListDiff(d.embedded as string[], d.virtuoso as string[])}`
-        : `  ${d.path}: embedded ${short(d.embedded)} ≠ virtuoso ${short(d.virtuoso)}`,
+      Array.isArray(d.embedded) && Array.isArray(d.other) && d.path.endsWith('[*].id')
+        ? `  ${d.path}: ${idListDiff(d.embedded as string[], d.other as string[])}`
+        : `  ${d.path}: embedded ${short(d.embedded)} ≠ ${other} ${short(d.other)}`,
     )
     .concat(differencesFound.length > 8 ? [`  … and ${differencesFound.length - 8} more`] : [])
     .join('\n');
@@ -361,40 +365,50 @@ function numberAttributes(mapping: Mapping): { type: string; attribute: string }
   );
 }
 
-function ensureVirtuoso(): boolean {
-  if (!('skip' in endpoint)) return true;
-  if (process.env.CI === 'true')
-    test('same answers on every store: a Virtuoso to compare with', () => {
-      throw new Error(`CI=true: ${endpoint.skip}`);
-    });
-  else console.warn(`\n!!! SKIPPED same-answers (cross-store equivalence): ${endpoint.skip}\n`);
-  return false;
+/** The endpoints to compare with, each with the sample loaded; a missing one is a failure with CI=true. */
+function comparedEndpoints() {
+  return OTHERS.flatMap((name) => {
+    const endpoint = sharedEndpoint(name);
+    if (!('skip' in endpoint)) return [{ name, endpointUrl: endpoint.endpointUrl }];
+    if (process.env.CI === 'true')
+      test(`same answers on every store: a ${name} endpoint to compare with`, () => {
+        throw new Error(`CI=true: ${endpoint.skip}`);
+      });
+    else console.warn(`\n!!! SKIPPED same-answers on ${name} (cross-store equivalence): ${endpoint.skip}\n`);
+    return [];
+  });
 }
 
 const started = performance.now();
 afterAll(() => console.log(`same-answers: ${((performance.now() - started) / 1000).toFixed(1)} s`));
 
-if (ensureVirtuoso() && !('skip' in endpoint)) {
+const endpoints = comparedEndpoints();
+if (endpoints.length > 0) {
   for (const spec of DATASETS) {
     const mapping: Mapping = await loadMapping(spec.mapping);
     const picker = dataPicker(spec.files, mapping);
     const corpus = nonEmpty(buildCorpus(mapping, picker), `${spec.name} corpus`);
     const walks = nonEmpty(walkCases(mapping, picker, spec.walkDepth, spec.maxPageSize), `${spec.name} walks`);
-    const losses = decimalLosses(mapping, picker);
-    let excusedCount = 0;
+    // What each store loses at load, by rule (docs/development.md): Virtuoso's decimals; Jena keeps all.
+    const virtuosoLosses = decimalLosses(mapping, picker);
+    const lossesOf = (name: EndpointStoreName) => (name === 'virtuoso' ? virtuosoLosses : []);
+    const excusedCount: Record<EndpointStoreName, number> = { virtuoso: 0, jena: 0 };
 
     describe(`same answers on every store: ${spec.name}`, () => {
       let embedded: Store | undefined;
-      let virtuoso: Store | undefined;
+      const others: Store[] = [];
       const apis: ApiClient[] = [];
-      let bases: { embedded: string; virtuoso: string };
+      /** Each store's server: the embedded store's first. */
+      let bases: { name: 'embedded' | EndpointStoreName; base: string }[] = [];
       /** What the embedded store saw of the files as they are: distinct triples served, and expected. */
       let served = { triples: 0, expected: picker.distinctTriples };
 
       beforeAll(async () => {
         const loadStarted = performance.now();
         const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
-        const loading = loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: spec.files });
+        const loading = Promise.all(
+          endpoints.map(({ endpointUrl }) => loadFiles({ endpointUrl, graph, files: spec.files })),
+        );
         embedded = await createOxigraphStore({ files: spec.files });
         const [row] = await embedded.select(
           'SELECT (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?s ?p ?o WHERE { ?s ?p ?o } }',
@@ -409,8 +423,8 @@ if (ensureVirtuoso() && !('skip' in endpoint)) {
           embedded = await createOxigraphStore({ files: [merged] });
         }
         await loading;
-        virtuoso = createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
-        for (const store of [embedded, virtuoso])
+        others.push(...endpoints.map(({ endpointUrl }) => createHttpStore({ endpointUrl, graph })));
+        for (const store of [embedded, ...others])
           apis.push(
             await ApiClient.listen(
               createApp({
@@ -426,16 +440,17 @@ if (ensureVirtuoso() && !('skip' in endpoint)) {
               }),
             ),
           );
-        bases = { embedded: apis[0]!.baseUrl, virtuoso: apis[1]!.baseUrl };
+        bases = [{ name: 'embedded', base: apis[0]!.baseUrl }];
+        for (const [i, { name }] of endpoints.entries()) bases.push({ name, base: apis[i + 1]!.baseUrl });
         console.log(
-          `same-answers ${spec.name}: both stores ready in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+          `same-answers ${spec.name}: ${bases.length} stores ready in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
         );
       });
       afterAll(async () => {
         console.log(`same-answers ${spec.name}: done at ${((performance.now() - started) / 1000).toFixed(1)} s`);
         for (const api of apis) await api.close();
         await embedded?.close();
-        await virtuoso?.close();
+        for (const store of others) await store.close();
       });
 
       it('the embedded store serves every triple of the files, whichever graph holds it', () => {
@@ -443,45 +458,54 @@ if (ensureVirtuoso() && !('skip' in endpoint)) {
       });
 
       it.concurrent.each(corpus)('$kind $url', async ({ url }: CorpusEntry) => {
-        const answers = (await Promise.all([get(bases.embedded, url), get(bases.virtuoso, url)])).map(normalize);
-        const [a, b, trimmed] = withoutLossyMembers(losses, url, answers[0]!, answers[1]!);
-        if (trimmed) excusedCount++;
-        const found = differences(
-          { status: a.status, contentType: a.contentType, body: a.body },
-          { status: b.status, contentType: b.contentType, body: b.body },
-        ).filter((d) => {
-          if (excused(losses, d)) excusedCount++;
-          else return true;
-          return false;
-        });
-        if (found.length > 0) expect.fail(`${spec.name} GET ${url}: the stores differ\n${report(found)}`);
-        expect(a.status, `${url} answers on both stores`).toBeLessThan(500);
+        const answers = (await Promise.all(bases.map(({ base }) => get(base, url)))).map(normalize);
+        const reports: string[] = [];
+        for (const [i, { name }] of endpoints.entries()) {
+          const losses = lossesOf(name);
+          const [a, b, trimmed] = withoutLossyMembers(losses, url, answers[0]!, answers[i + 1]!);
+          if (trimmed) excusedCount[name]++;
+          const found = differences(
+            { status: a.status, contentType: a.contentType, body: a.body },
+            { status: b.status, contentType: b.contentType, body: b.body },
+          ).filter((d) => {
+            if (excused(losses, d)) excusedCount[name]++;
+            else return true;
+            return false;
+          });
+          if (found.length > 0) reports.push(`embedded ≠ ${name}:\n${report(found, name)}`);
+        }
+        if (reports.length > 0) expect.fail(`${spec.name} GET ${url}: the stores differ\n${reports.join('\n')}`);
+        expect(answers[0]!.status, `${url} answers on every store`).toBeLessThan(500);
       });
 
       it.concurrent.each(walks)(
         'walk /$type?sort=$sort by $size',
         async ({ type, sort, size }: WalkCase) => {
-          const [eo, ec, vo, vc] = await Promise.all([
-            walk(bases.embedded, `/${type}`, sort, size, false),
-            walk(bases.embedded, `/${type}`, sort, size, true),
-            walk(bases.virtuoso, `/${type}`, sort, size, false),
-            walk(bases.virtuoso, `/${type}`, sort, size, true),
-          ]);
+          const walked = await Promise.all(
+            bases.map(async ({ name, base }) => {
+              const [offset, cursor] = await Promise.all([
+                walk(base, `/${type}`, sort, size, false),
+                walk(base, `/${type}`, sort, size, true),
+              ]);
+              return { name, offset, cursor };
+            }),
+          );
+          const eo = walked[0]!.offset;
           expect(eo.ids.length, `members of /${type} walked`).toBeGreaterThan(0);
-          const problems = [
-            ...eo.problems.map((p) => `embedded ${p}`),
-            ...ec.problems.map((p) => `embedded ${p}`),
-            ...vo.problems.map((p) => `virtuoso ${p}`),
-            ...vc.problems.map((p) => `virtuoso ${p}`),
-          ];
           const same = (x: string[], y: string[]) => JSON.stringify(x) === JSON.stringify(y);
-          if (!same(ec.ids, eo.ids)) problems.push(`embedded cursor walk ≠ offset walk: ${idListDiff(ec.ids, eo.ids)}`);
-          if (!same(vc.ids, vo.ids)) problems.push(`virtuoso cursor walk ≠ offset walk: ${idListDiff(vc.ids, vo.ids)}`);
-          if (!same(eo.ids, vo.ids)) {
-            const lossy = lossyIds(losses, `/${type}?sort=${encodeURIComponent(sort)}`);
-            if (lossy.size > 0 && same(withoutIds(eo.ids, lossy) as string[], withoutIds(vo.ids, lossy) as string[]))
-              excusedCount++;
-            else problems.push(`offset walks: embedded ≠ virtuoso: ${idListDiff(eo.ids, vo.ids)}`);
+          const problems: string[] = [];
+          for (const { name, offset, cursor } of walked) {
+            problems.push(...[...offset.problems, ...cursor.problems].map((p) => `${name} ${p}`));
+            if (!same(cursor.ids, offset.ids))
+              problems.push(`${name} cursor walk ≠ offset walk: ${idListDiff(cursor.ids, offset.ids)}`);
+            if (name === 'embedded' || same(eo.ids, offset.ids)) continue;
+            const lossy = lossyIds(lossesOf(name), `/${type}?sort=${encodeURIComponent(sort)}`);
+            if (
+              lossy.size > 0 &&
+              same(withoutIds(eo.ids, lossy) as string[], withoutIds(offset.ids, lossy) as string[])
+            )
+              excusedCount[name]++;
+            else problems.push(`offset walks: embedded ≠ ${name}: ${idListDiff(eo.ids, offset.ids)}`);
           }
           if (problems.length > 0)
             expect.fail(`${spec.name} /${type}?sort=${sort} by ${size}:\n  ${problems.join('\n  ')}`);
@@ -494,7 +518,7 @@ if (ensureVirtuoso() && !('skip' in endpoint)) {
         async ({ type, attribute: sort }) => {
           const attribute = sort.replace(/^-/, '');
           const problems = await Promise.all(
-            Object.entries(bases).map(async ([name, base]) => {
+            bases.map(async ({ name, base }) => {
               const shown = await walkShown(base, type, attribute, sort, spec.maxPageSize ?? 100);
               return shownOrderProblems(shown, sort.startsWith('-')).map((p) => `${name}: ${p}`);
             }),
@@ -507,7 +531,7 @@ if (ensureVirtuoso() && !('skip' in endpoint)) {
 
       it('generated sort corpus: cursor walk = offset walk = the order from the data, on every store', async () => {
         const oracle = Oracle.fromFile(spec.files, mapping);
-        const stores = Object.entries(bases).map(([name, base]) => ({
+        const stores = bases.map(({ name, base }) => ({
           name,
           walk: (list: string, sort: string, size: number, cursor: boolean) => walk(base, list, sort, size, cursor),
         }));
@@ -516,13 +540,18 @@ if (ensureVirtuoso() && !('skip' in endpoint)) {
       }, 300_000);
 
       it('each allowance excuses something exactly when the data holds what it is about', () => {
-        expect({
-          'decimals beyond Virtuoso 7': losses.map((l) => `${l.attribute}: ${l.ids.size} members`),
-          excused: excusedCount > 0,
-        }).toEqual({
-          'decimals beyond Virtuoso 7': losses.map((l) => `${l.attribute}: ${l.ids.size} members`),
-          excused: losses.length > 0,
-        });
+        for (const { name } of endpoints) {
+          const losses = lossesOf(name);
+          expect({
+            store: name,
+            'decimals lost at load': losses.map((l) => `${l.attribute}: ${l.ids.size} members`),
+            excused: excusedCount[name] > 0,
+          }).toEqual({
+            store: name,
+            'decimals lost at load': losses.map((l) => `${l.attribute}: ${l.ids.size} members`),
+            excused: losses.length > 0,
+          });
+        }
       });
     });
   }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Parser, type Quad, Writer } from 'n3';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { main } from '../../src/cli/main.js';
 import { loadFiles } from '../../src/load/load-files.js';
@@ -25,12 +25,11 @@ import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient } from '../support/api-client.js';
 import { captureIo, listeningPort } from '../support/cli-io.js';
+import { ENDPOINT_STORE_NAMES, STORE_NAMES, type StoreName, sharedEndpoint } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'scaffold-test-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
-
-const endpoint = inject('endpoint');
 
 /** A book of the library dataset, as built: what the API must show for it. */
 interface Book {
@@ -173,10 +172,9 @@ function membersByClass(files: readonly string[]): Map<string, number> {
   return new Map([...members].map(([c, s]) => [c, s.size]));
 }
 
-type StoreName = 'embedded' | 'virtuoso';
-/** The stores every dataset is scaffolded on; without a Virtuoso, its runs are skipped (each-store.ts says so loudly). */
-const STORES: readonly StoreName[] = ['embedded', 'virtuoso'];
-const skipped = (store: StoreName) => store === 'virtuoso' && 'skip' in endpoint;
+/** The stores every dataset is scaffolded on; an endpoint that could not start is skipped (each-store.ts says so loudly). */
+const STORES = STORE_NAMES;
+const skipped = (store: StoreName) => store !== 'embedded' && 'skip' in sharedEndpoint(store);
 
 /** Where a dataset is in a store: the `scaffold` arguments that name it, and the store to serve it from. */
 interface Target {
@@ -184,13 +182,14 @@ interface Target {
   open(): Promise<Store>;
 }
 
-/** The files for the embedded store; for Virtuoso, a fresh graph they are loaded into (or the graph that holds them). */
+/** The files for the embedded store; for an endpoint, a fresh graph they are loaded into (or the graph that holds them). */
 async function target(store: StoreName, files: readonly string[], loadedGraph?: string): Promise<Target> {
   if (store === 'embedded')
     return {
       args: files.flatMap((f) => ['--data', f]),
       open: () => createOxigraphStore({ files: [...files], workers: 1 }),
     };
+  const endpoint = sharedEndpoint(store);
   if ('skip' in endpoint) throw new Error(endpoint.skip);
   let graph = loadedGraph;
   if (graph === undefined) {
@@ -245,7 +244,8 @@ describe('scaffold: the sample data', () => {
     it.skipIf(skipped(store))(
       `[${store}] a type per class, each served with all its members; the summary names them`,
       async () => {
-        const where = await target(store, [SAMPLE_DATA], 'skip' in endpoint ? undefined : endpoint.graph);
+        const shared = store === 'embedded' ? undefined : sharedEndpoint(store);
+        const where = await target(store, [SAMPLE_DATA], shared && !('skip' in shared) ? shared.graph : undefined);
         const { file, stderr } = await scaffold(where, 'sample');
         const mapping = await loadMapping(file);
         const members = membersByClass([SAMPLE_DATA]);
@@ -423,9 +423,10 @@ describe('scaffold: every member fits the id strategy, whatever the sample saw',
 });
 
 describe('serve without --mapping', () => {
-  it.skipIf('skip' in endpoint)(
-    '[virtuoso] --endpoint: serves a scaffold, written to a temporary file the log names',
-    async () => {
+  it.each(ENDPOINT_STORE_NAMES.filter((store) => !skipped(store)))(
+    '[%s] --endpoint: serves a scaffold, written to a temporary file the log names',
+    async (store) => {
+      const endpoint = sharedEndpoint(store);
       if ('skip' in endpoint) return;
       const stopper = new AbortController();
       const io = captureIo({ LOG_LEVEL: 'info' }, stopper.signal);

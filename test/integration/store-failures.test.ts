@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, inject, it, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import { createHttpStore } from '../../src/store/http-store.js';
 import { ApiClient } from '../support/api-client.js';
 import { closedPort } from '../support/closed-port.js';
-import { SAMPLE_MAPPING } from '../support/each-store.js';
+import { describeStores, ENDPOINT_STORE_NAMES, endpointOf, SAMPLE_MAPPING } from '../support/each-store.js';
 import { type FakeEndpoint, startFakeEndpoint } from '../support/store-fake-endpoint.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 
@@ -18,7 +18,6 @@ const COUNT_RESULT = JSON.stringify({
     bindings: [{ count: { type: 'literal', value: '0', datatype: 'http://www.w3.org/2001/XMLSchema#integer' } }],
   },
 });
-const endpoint = inject('endpoint');
 
 /** An app over one HTTP store; closed after the suite. */
 async function appOver(endpointUrl: string, options: { graph?: string; timeoutMs?: number } = {}): Promise<ApiClient> {
@@ -97,22 +96,16 @@ describe('a store whose heavy lane is full', () => {
   });
 });
 
-if ('skip' in endpoint) {
-  if (process.env.CI === 'true')
-    test('[virtuoso] store failures have a Virtuoso', () => {
-      throw new Error(endpoint.skip);
-    });
-  // Without a Virtuoso (outside CI): skipped, visibly, with the reason.
-  else test.skip(`[virtuoso] store failures: ${endpoint.skip}`);
-} else {
-  const target = new URL(endpoint.endpointUrl);
-
-  describe('[virtuoso] store failures', () => {
+describeStores(
+  'store failures',
+  (storeName) => {
+    const endpoint = () => endpointOf(storeName);
+    const target = () => new URL(endpoint().endpointUrl);
     it.each([
-      ['a store slower than the timeout', 504, endpoint.endpointUrl, 1],
-      ['a store that answers with an HTTP error', 502, `${target.origin}/no-such-endpoint`, undefined],
+      ['a store slower than the timeout', 504, () => endpoint().endpointUrl, 1],
+      ['a store that answers with an HTTP error', 502, () => `${target().origin}/no-such-endpoint`, undefined],
     ])('%s gives %i', async (_, status, endpointUrl, timeoutMs) => {
-      const api = await appOver(endpointUrl, { graph: endpoint.graph, ...(timeoutMs && { timeoutMs }) });
+      const api = await appOver(endpointUrl(), { graph: endpoint().graph, ...(timeoutMs && { timeoutMs }) });
       try {
         const response = await api.get('/trade-activities?sort=-concerns.label');
         expect(response.status).toBe(status);
@@ -123,9 +116,10 @@ if ('skip' in endpoint) {
     });
 
     it('the server recovers when the store comes back', async () => {
-      const proxy = new TcpProxy(target.hostname, Number(target.port));
+      const { hostname, port, pathname } = target();
+      const proxy = new TcpProxy(hostname, Number(port));
       await proxy.start();
-      const api = await appOver(`http://127.0.0.1:${proxy.port}${target.pathname}`, { graph: endpoint.graph });
+      const api = await appOver(`http://127.0.0.1:${proxy.port}${pathname}`, { graph: endpoint().graph });
       try {
         expect((await api.get('/concepts/0101')).status).toBe(200);
         await proxy.stop();
@@ -139,5 +133,6 @@ if ('skip' in endpoint) {
         await proxy.stop();
       }
     });
-  });
-}
+  },
+  ENDPOINT_STORE_NAMES,
+);

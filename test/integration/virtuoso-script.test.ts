@@ -2,7 +2,7 @@
  * `npm run virtuoso` (scripts/virtuoso.ts) as a person runs it: a child process that prints the
  * endpoints and the commands to load and serve, which are then run as printed, against a
  * Virtuoso that keeps the stock rule (anonymous `/sparql` takes no writes), and stopped as Ctrl-C
- * stops it: SIGINT to its whole process group.
+ * stops it: SIGINT to its whole process group. Virtuoso only, by nature: the script starts Virtuoso.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';

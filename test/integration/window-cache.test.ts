@@ -5,10 +5,10 @@
  * documents (or errors) must be the same JSON, byte for byte. Over the request corpus of the
  * cross-store suite, walks by page number and by cursor both ways, ranges, jumps, related lists,
  * cursors the cached list can't place, and parents that don't exist; on the sample and on the
- * real-shapes fixture (embedded store), and on the sample in Virtuoso when there is one. The query
+ * real-shapes fixture (embedded store), and on the sample in Virtuoso and in Jena when they are there. The query
  * counts show that the cached answers really came from the cache.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatasetOptions, DEFAULT_DATASET_OPTIONS } from '../../src/dataset.js';
 import { JsonApiError } from '../../src/errors/json-api-error.js';
 import { execute } from '../../src/execute/execute.js';
@@ -26,7 +26,13 @@ import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import { QueryRecorder } from '../../src/store/query-recorder.js';
 import type { Store } from '../../src/store/store.js';
 import { buildCorpus, dataPicker, type ValuePicker, walkCases } from '../support/corpus.js';
-import { openSampleStore, SAMPLE_MAPPING } from '../support/each-store.js';
+import {
+  ENDPOINT_STORE_NAMES,
+  openSampleStore,
+  SAMPLE_MAPPING,
+  type StoreName,
+  sharedEndpoint,
+} from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 
 const CURSOR_PROFILE = 'https://jsonapi.org/profiles/ethanresnick/cursor-pagination';
@@ -40,7 +46,7 @@ interface Case {
   readonly name: string;
   readonly mapping: string;
   readonly files: string[];
-  readonly store: 'embedded' | 'virtuoso';
+  readonly store: StoreName;
   /** How many relationships the walked sort paths cross (test/support/corpus.ts walkCases). */
   readonly walkDepth: number;
 }
@@ -53,9 +59,13 @@ const CASES: Case[] = [
     store: 'embedded',
     walkDepth: 0,
   },
-  ...('skip' in inject('endpoint')
-    ? []
-    : [{ name: 'sample', mapping: SAMPLE_MAPPING, files: [SAMPLE_DATA], store: 'virtuoso' as const, walkDepth: 1 }]),
+  ...ENDPOINT_STORE_NAMES.filter((store) => !('skip' in sharedEndpoint(store))).map((store) => ({
+    name: 'sample',
+    mapping: SAMPLE_MAPPING,
+    files: [SAMPLE_DATA],
+    store,
+    walkDepth: 1,
+  })),
 ];
 
 for (const spec of CASES) {
@@ -71,7 +81,7 @@ for (const spec of CASES) {
       store =
         spec.store === 'embedded'
           ? await createOxigraphStore({ files: spec.files })
-          : await openSampleStore('virtuoso');
+          : await openSampleStore(spec.store);
       windows = new WindowCache().forDataset(spec.name, Number.POSITIVE_INFINITY)!;
     });
     afterAll(() => store?.close());

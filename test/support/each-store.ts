@@ -9,11 +9,27 @@ import { createHttpStore } from '../../src/store/http-store.js';
 import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient } from './api-client.js';
-import { SAMPLE_DATA } from './global-setup.js';
+import { SAMPLE_DATA, type SharedEndpoint } from './global-setup.js';
 
 export const SAMPLE_MAPPING = 'mappings/sample.yaml';
-export const STORE_NAMES = ['embedded', 'virtuoso'] as const;
+/** The stores every suite runs on: embedded Oxigraph, Virtuoso 7 and Apache Jena ARQ (as in Fuseki). */
+export const STORE_NAMES = ['embedded', 'virtuoso', 'jena'] as const;
 export type StoreName = (typeof STORE_NAMES)[number];
+/** The stores reached over HTTP, each started once for the run by global-setup.ts. */
+export type EndpointStoreName = Exclude<StoreName, 'embedded'>;
+export const ENDPOINT_STORE_NAMES: readonly EndpointStoreName[] = ['virtuoso', 'jena'];
+
+/** The run's shared endpoint of that store, with the sample loaded into its graph, or why it is skipped. */
+export function sharedEndpoint(name: EndpointStoreName): SharedEndpoint {
+  return inject(name === 'virtuoso' ? 'endpoint' : 'jena');
+}
+
+/** The shared endpoint of that store; throws its reason when it is skipped (use it inside {@link describeStores}). */
+export function endpointOf(name: EndpointStoreName): Extract<SharedEndpoint, { endpointUrl: string }> {
+  const endpoint = sharedEndpoint(name);
+  if ('skip' in endpoint) throw new Error(endpoint.skip);
+  return endpoint;
+}
 
 /** What each test gets: the server over HTTP, and the mapping it serves. */
 export interface Harness {
@@ -23,22 +39,20 @@ export interface Harness {
   readonly store: Store;
 }
 
-/** Opens the sample dataset in the named store: the embedded one, or the shared Virtuoso graph. */
+/** Opens the sample dataset in the named store: the embedded one, or the shared endpoint's graph. */
 export async function openSampleStore(name: StoreName): Promise<Store> {
   if (name === 'embedded') return createOxigraphStore({ files: [SAMPLE_DATA] });
-  const endpoint = inject('endpoint');
-  if ('skip' in endpoint) throw new Error(endpoint.skip);
+  const endpoint = endpointOf(name);
   return createHttpStore({ endpointUrl: endpoint.endpointUrl, graph: endpoint.graph });
 }
 
 /**
  * Opens a store of the named kind holding `files`: the embedded store reading them, or a fresh
- * graph of the shared Virtuoso that they are loaded into.
+ * graph of the shared endpoint (Virtuoso, Jena) that they are loaded into.
  */
 export async function openStoreWith(name: StoreName, files: readonly string[]): Promise<Store> {
   if (name === 'embedded') return createOxigraphStore({ files: [...files] });
-  const endpoint = inject('endpoint');
-  if ('skip' in endpoint) throw new Error(endpoint.skip);
+  const endpoint = endpointOf(name);
   const graph = `http://example.org/sparql-jsonapi-test/${randomUUID()}`;
   await loadFiles({ endpointUrl: endpoint.endpointUrl, graph, files: [...files] });
   return createHttpStore({ endpointUrl: endpoint.endpointUrl, graph });
@@ -66,26 +80,32 @@ export function sampleApp(mapping: Mapping, store: Store, options: Omit<AppOptio
   });
 }
 
-let warned = false;
+const warned = new Set<StoreName>();
 
 /**
- * Defines a suite once per store, `[embedded] title` and `[virtuoso] title`, for suites that open
- * their stores themselves (`storeName` says which). Without a Virtuoso the second is skipped with
- * one loud line, except with CI=true, where that is a failure.
+ * Defines a suite once per store, `[embedded] title`, `[virtuoso] title` and `[jena] title`, for
+ * suites that open their stores themselves (`storeName` says which). A store whose endpoint could
+ * not start for want of its software is skipped with one loud line, except with CI=true, where
+ * that is a failure. `stores` narrows the list, e.g. to {@link ENDPOINT_STORE_NAMES} for a suite
+ * about the HTTP store.
  */
-export function describeStores(title: string, body: (storeName: StoreName) => void): void {
-  const endpoint = inject('endpoint');
-  for (const storeName of STORE_NAMES) {
-    if (storeName === 'virtuoso' && 'skip' in endpoint) {
+export function describeStores<Name extends StoreName>(
+  title: string,
+  body: (storeName: Name) => void,
+  stores: readonly Name[] = STORE_NAMES as readonly StoreName[] as readonly Name[],
+): void {
+  for (const storeName of stores) {
+    const endpoint = storeName === 'embedded' ? undefined : sharedEndpoint(storeName);
+    if (endpoint && 'skip' in endpoint) {
       if (process.env.CI === 'true') {
-        describe(`[virtuoso] ${title}`, () =>
-          test('has a Virtuoso to run against', () => {
+        describe(`[${storeName}] ${title}`, () =>
+          test(`has a ${storeName} endpoint to run against`, () => {
             throw new Error(`CI=true: ${endpoint.skip}`);
           }));
       } else {
-        if (!warned) console.warn(`\n!!! SKIPPED every [virtuoso] suite: ${endpoint.skip}\n`);
-        warned = true;
-        describe.skip(`[virtuoso] ${title}`, () => body(storeName));
+        if (!warned.has(storeName)) console.warn(`\n!!! SKIPPED every [${storeName}] suite: ${endpoint.skip}\n`);
+        warned.add(storeName);
+        describe.skip(`[${storeName}] ${title}`, () => body(storeName));
       }
       continue;
     }

@@ -36,6 +36,7 @@ describe('retry policy', () => {
       "Virtuoso 40005 Error SR325: Transaction aborted because it's log after image size went above the limit",
       false,
     ],
+    [500, 'Error: org.apache.jena.update.UpdateException: Invalid source target for operation; IRI$ <urn:g>', false],
     [400, 'syntax', false],
     [404, '', false],
     [429, '', false],

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { isJenaGraphMoveRefusal } from '../../../src/load/http.js';
 import { DEFAULT_GRAPH } from '../../../src/load/source.js';
 import {
   clearUpdate,
@@ -6,6 +7,7 @@ import {
   dropUpdate,
   graphName,
   isVirtuosoLogLimit,
+  patternMoveUpdate,
   preflightUpdate,
   STAGING_PREFIX,
   type StagedGraph,
@@ -36,6 +38,24 @@ describe('staging graphs and the updates that move them', () => {
       'COPY <urn:s:1> TO <http://t/1> ;\nCOPY <urn:s:0> TO DEFAULT ;\nDROP SILENT GRAPH <http://t/2>',
     );
     expect(commitUpdate([g(DEFAULT_GRAPH, 'urn:s:0', 0)], 'replace')).toBe('DROP SILENT DEFAULT');
+  });
+
+  test('the same move by INSERT … WHERE, for Jena 4.5, which refuses ADD and COPY from a named graph', () => {
+    const graphs = [g('http://t/1', 'urn:s:1'), g(DEFAULT_GRAPH, 'urn:s:0'), g('http://t/2', 'urn:s:2', 0)];
+    expect(patternMoveUpdate(graphs, 'append')).toBe(
+      'INSERT { GRAPH <http://t/1> { ?s ?p ?o } } WHERE { GRAPH <urn:s:1> { ?s ?p ?o } } ;\n' +
+        'INSERT { ?s ?p ?o } WHERE { GRAPH <urn:s:0> { ?s ?p ?o } }',
+    );
+    expect(patternMoveUpdate(graphs, 'replace')).toBe(
+      'DROP SILENT GRAPH <http://t/1> ;\nINSERT { GRAPH <http://t/1> { ?s ?p ?o } } WHERE { GRAPH <urn:s:1> { ?s ?p ?o } } ;\n' +
+        'DROP SILENT DEFAULT ;\nINSERT { ?s ?p ?o } WHERE { GRAPH <urn:s:0> { ?s ?p ?o } } ;\nDROP SILENT GRAPH <http://t/2>',
+    );
+    expect(
+      isJenaGraphMoveRefusal(
+        'Error: org.apache.jena.update.UpdateException: Invalid source target for operation; IRI$ <urn:s:1>',
+      ),
+    ).toBe(true);
+    expect(isJenaGraphMoveRefusal('Virtuoso 40001 Error SR172: deadlock')).toBe(false);
   });
 
   test('clear (--replace --no-staging): every target dropped first', () => {
