@@ -6,6 +6,7 @@ import { type Logger, pino } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { type Dataset, optionsOf } from './dataset.js';
 import { JsonApiError } from './errors/json-api-error.js';
+import { checkEngines, type EngineFindings } from './execute/engine-check.js';
 import { withSignal } from './execute/run-query.js';
 import { warmLists } from './execute/warm-lists.js';
 import { WindowCache, type WindowCacheOptions } from './execute/window-cache.js';
@@ -72,6 +73,9 @@ export function createApp(options: AppOptions): Express {
   const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup });
   const windows = new WindowCache(options.windowCache);
   metrics.watchWindowCache(windows);
+  // What each store's engine answered to the start-up questions (execute/engine-check.ts).
+  const engines: EngineFindings = new Map();
+  metrics.watchEngines(engines);
   // Every request in flight listens to the shutdown signal: as many listeners as requests, on purpose.
   if (options.shutdown) setMaxListeners(0, options.shutdown);
   const exposeMetrics = metricsHandler(metrics.expose(), options.metrics?.token);
@@ -83,6 +87,8 @@ export function createApp(options: AppOptions): Express {
   app.locals.metrics = exposeMetrics;
   // For the CLI, before it listens (warmWindowCache).
   app.locals.warmWindowCache = (signal: AbortSignal) => warmWindowCache(datasets, windows, signal);
+  // For the CLI, once it has opened the stores (not awaited: a store that is down is asked again later).
+  app.locals.checkEngines = (signal: AbortSignal) => checkEngines(options.datasets, engines, logger, signal);
 
   app.use(metrics.observe()); // first, so that every response is counted, errors and preflights too
   if (options.accessLogSample) app.use(accessLog(logger, options.accessLogSample));
@@ -90,7 +96,7 @@ export function createApp(options: AppOptions): Express {
   // middleware for the three, so a request walks fewer of Express's layers.
   app.use(frontDoor(SECURITY_HEADERS, options.maxUrlLength ?? 8192, corsHandler(options.cors ?? { origins: '*' })));
   if (options.metrics?.enabled !== false && !options.metrics?.separate) app.get('/metrics', exposeMetrics);
-  app.get('/health', healthHandler(datasets, logger, options.health));
+  app.get('/health', healthHandler(datasets, logger, options.health, engines));
   const apiDescription = apiDescriptionHandler(byName, fallback); // /openapi.json: each dataset's OpenAPI 3.1, built once
   app.locals.apiDescription = apiDescription.description;
   app.use(apiDescription);

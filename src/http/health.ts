@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Dataset } from '../dataset.js';
+import type { EngineFindings } from '../execute/engine-check.js';
 import { errorDocument } from '../shape/documents.js';
 import { StoreError } from '../store/store.js';
 import { send } from './send.js';
@@ -8,7 +9,10 @@ import { send } from './send.js';
 export interface HealthOptions {
   /** How long each store has to answer the health query; 2000 ms by default. */
   readonly timeoutMs?: number;
-  /** Show each store's description (its kind, endpoint and graph) to anyone; off by default, since it names internal hosts. */
+  /**
+   * Show each store's description (its kind, endpoint and graph) and what its engine answered to
+   * the start-up check to anyone; off by default, since it names internal hosts.
+   */
   readonly details?: boolean;
 }
 
@@ -30,6 +34,7 @@ export function healthHandler(
   datasets: readonly Dataset[],
   logger: Logger,
   options: HealthOptions = {},
+  engines: EngineFindings = new Map(),
 ): RequestHandler {
   const timeoutMs = options.timeoutMs ?? 2000;
   return async (_req, res) => {
@@ -37,7 +42,7 @@ export function healthHandler(
       datasets.map(async (dataset) => ({
         name: dataset.name,
         status: await check(dataset, timeoutMs, logger),
-        ...(options.details && { store: dataset.store.description }),
+        ...(options.details && { store: dataset.store.description, engine: engineOf(engines, dataset.name) }),
       })),
     );
     const status: DatasetHealth = checked.some((d) => d.status === 'down')
@@ -54,6 +59,13 @@ export function healthHandler(
     const detail = `The triplestore of ${down.join(', ')} did not answer within ${timeoutMs} ms.`;
     send(res, 503, { ...errorDocument([{ status: '503', title: 'Triplestore unavailable', detail }]), meta });
   };
+}
+
+/** A dataset's engine findings for `/health`: by check, what was found and whether the promise holds. */
+function engineOf(engines: EngineFindings, dataset: string) {
+  const found = engines.get(dataset);
+  if (!found) return 'not checked yet';
+  return Object.fromEntries(found.map((f) => [f.check, { found: f.found, severity: f.severity }]));
 }
 
 async function check(dataset: Dataset, timeoutMs: number, logger: Logger): Promise<DatasetHealth> {

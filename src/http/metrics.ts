@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { EngineFindings } from '../execute/engine-check.js';
 import type { WindowCache, WindowCacheStats } from '../execute/window-cache.js';
 import { type Store, StoreError } from '../store/store.js';
 import { routeLabel } from './route-label.js';
@@ -97,6 +98,20 @@ export class Metrics {
     collect: (): void => this.windowBytes.set(this.windowTotal('bytes')),
   });
 
+  /** Engine findings read at each scrape (`watchEngines`). */
+  private engines: EngineFindings = new Map();
+  private readonly engineChecks: Gauge<'dataset' | 'check' | 'severity'> = new Gauge({
+    name: 'engine_check',
+    help: 'The start-up engine check, by dataset and question: 1 with the severity of what was found (ok, limit: the store holds less than it was given, warning: a promise does not hold)',
+    labelNames: ['dataset', 'check', 'severity'] as const,
+    registers: [this.registry],
+    collect: (): void => {
+      this.engineChecks.reset();
+      for (const [dataset, found] of this.engines)
+        for (const f of found) this.engineChecks.set({ dataset, check: f.check, severity: f.severity }, 1);
+    },
+  });
+
   constructor(private readonly options: MetricsOptions) {
     this.datasets = new Set(options.datasets);
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
@@ -157,6 +172,11 @@ export class Metrics {
    */
   watchWindowCache(cache: WindowCache): void {
     this.windowCaches.add(cache);
+  }
+
+  /** Reports the engine checks' findings in `/metrics` (`engine_check`), read at each scrape. */
+  watchEngines(engines: EngineFindings): void {
+    this.engines = engines;
   }
 
   /** The cache keeps its own counts; each scrape copies them into the counter. */
