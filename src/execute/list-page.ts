@@ -42,11 +42,10 @@ export async function listPage(
   trace = new Trace(),
 ): Promise<ListPage> {
   const context: PathContext = { mapping, store, trace, ...(windows && { windows }) };
-  if (paging.page.kind === 'cursor') return cursorPage(context, request, paging, base, attributes);
+  const read = pageRead(request, paging, attributes);
+  if (paging.page.kind === 'cursor') return cursorPage(context, read, paging, base);
   const { page } = paging;
-  // Without a count, one row more than the page tells whether a next page exists.
-  const window = { limit: page.size + (paging.count ? 0 : 1), offset: pageStart(page) };
-  const read: ListRead = { request, window, count: paging.count ? 'query' : 'none', attributes };
+  const { window } = read;
   const { members, total, values } = await readList(planListRead(mapping, read, traitsOf(context)), context);
   const hasNext = total === undefined ? members.length > page.size : window.offset + page.size < total;
   const links = offsetLinks(base, page, { ...(total !== undefined && { total }), hasNext });
@@ -62,23 +61,11 @@ export async function listPage(
  * cursors (a keyset FILTER) and returns one row more than the page, which tells whether more lie
  * beyond. A page that ends at `page[before]` is read from the end and turned round here.
  */
-async function cursorPage(
-  context: PathContext,
-  request: ListRequest,
-  paging: Paging,
-  base: PageBase,
-  attributes: readonly Attribute[],
-): Promise<ListPage> {
+async function cursorPage(context: PathContext, read: ListRead, paging: Paging, base: PageBase): Promise<ListPage> {
+  const { request } = read;
   const { page, after, before } = paging;
-  const skip = page.kind === 'cursor' ? (page.skip ?? 0) : 0;
-  const fromEnd = before !== undefined && after === undefined;
-  const read: ListRead = {
-    request,
-    window: { limit: page.size + 1, offset: skip },
-    keyset: { after, before, fromEnd },
-    count: paging.count ? 'query' : 'none',
-    attributes,
-  };
+  const skip = read.window.offset;
+  const fromEnd = read.keyset!.fromEnd;
   const found = await readList(planListRead(context.mapping, read, traitsOf(context)), context);
   const members = found.members.slice(0, page.size);
   const values = found.keys!.slice(0, page.size);
@@ -111,6 +98,28 @@ async function cursorPage(
     },
     ...(found.values && { values: found.values }),
   };
+}
+
+/**
+ * What a page asks of its list: an offset page's window (one row more than the page when
+ * uncounted: it tells whether a next page exists); a cursor page's one row more than the page,
+ * after its skip, past its cursors (read from the end for a page that ends at `page[before]`).
+ *
+ * @example pageRead(plan.list, plan.paging, attributes).window // { limit: 20, offset: 40 }
+ */
+export function pageRead(request: ListRequest, paging: Paging, attributes: readonly Attribute[] = []): ListRead {
+  const { page, after, before } = paging;
+  const count = paging.count ? 'query' : 'none';
+  if (page.kind !== 'cursor')
+    return {
+      request,
+      window: { limit: page.size + (paging.count ? 0 : 1), offset: pageStart(page) },
+      count,
+      attributes,
+    };
+  const fromEnd = before !== undefined && after === undefined;
+  const window = { limit: page.size + 1, offset: page.skip ?? 0 };
+  return { request, window, keyset: { after, before, fromEnd }, count, attributes };
 }
 
 /** What the planner reads of the store and the caches. */
