@@ -142,31 +142,57 @@ function planFrom(first: number, c: Candidate): AccessPath {
   const index = PATH_RULES.findIndex((rule, i) => i >= first && rule.applies(c));
   const { path, when: why } = PATH_RULES[index]!;
   const { mapping, read } = c;
-  const next = (from: Candidate = c) => planFrom(index + 1, from) as StorePath;
+  // A fallback is planned when first asked for: a page cut from the window cache never needs one.
+  const next = (from: Candidate = c) => once(() => planFrom(index + 1, from) as StorePath);
   switch (path) {
-    case 'window-cache':
+    case 'window-cache': {
+      const fallback = next();
+      const query = buildListQuery(mapping, read.request, undefined, { fromEnd: false });
       return {
         kind: path,
         read,
         why,
-        query: buildListQuery(mapping, read.request, undefined, { fromEnd: false }),
-        fallback: next(),
+        query,
+        get fallback() {
+          return fallback();
+        },
       };
-    case 'histogram':
+    }
+    case 'histogram': {
+      const fallback = next(new Candidate(mapping, { ...read, count: 'given' }, c.traits));
       return {
         kind: path,
         read,
         why,
         text: c.histogram!,
-        fallback: next(new Candidate(mapping, { ...read, count: 'given' }, c.traits)),
+        get fallback() {
+          return fallback();
+        },
       };
-    case 'related-page':
-      return { kind: path, read, why, query: c.relatedPage!, fallback: next() };
+    }
+    case 'related-page': {
+      const fallback = next();
+      return {
+        kind: path,
+        read,
+        why,
+        query: c.relatedPage!,
+        get fallback() {
+          return fallback();
+        },
+      };
+    }
     case 'keyed-window':
       return { kind: path, read, why, query: c.keyed! };
     default:
       return { kind: path, read, why };
   }
+}
+
+/** `make`'s value, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /**

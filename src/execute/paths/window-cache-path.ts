@@ -23,7 +23,7 @@ export async function readWindowCache(
   context: PathContext,
   run: RunPath,
 ): Promise<PathRead> {
-  const { read, fallback } = path;
+  const { read } = path;
   const { request, window, keyset } = read;
   const list =
     context.windows && (await cachedList(context.mapping, request, context.store, context.windows, path.query));
@@ -38,6 +38,7 @@ export async function readWindowCache(
       ...keyset,
     });
   if (cut) return { ...cut, ...total };
+  const { fallback } = path;
   context.trace.step(
     fallback.kind,
     `${list ? 'a cursor is not in the cached list' : 'the list cannot be kept'}: ${fallback.why}`,
