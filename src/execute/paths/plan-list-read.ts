@@ -1,4 +1,3 @@
-import type { SelectQuery } from 'sparqljs';
 import type { Mapping } from '../../mapping/model.js';
 import type { ListRequest } from '../../plan/plan.js';
 import type { Cursor } from '../../request/cursor.js';
@@ -11,11 +10,21 @@ import type { AccessPath, ListRead, ListTraits, PathName, StorePath } from './ac
 /** More distinct values than this and a histogram costs more than it saves: the list is sorted whole. */
 export const MAX_HISTOGRAM_VALUES = 500;
 
-/** What the rules look at: the read, the traits, and the queries a path would send (built once, when a rule asks). */
+/** What the rules look at: the read, the traits, and the queries a path would send (each built once, when a rule asks). */
 class Candidate {
-  private built = new Map<string, SelectQuery | undefined>();
-  /** The histogram query's text (`null`: not built yet). */
-  private histogramText: string | undefined | null = null;
+  /** The count and histogram query's text, unless the list can't be read so or had too many values lately. */
+  readonly histogram = once(() => {
+    const { mapping, read, traits } = this;
+    const query = buildKeyHistogramQuery(mapping, read.request, MAX_HISTOGRAM_VALUES + 1, traits.oneGraph);
+    const text = query && toText(query);
+    return text !== undefined && !traits.manyValues(text) ? text : undefined;
+  });
+  readonly relatedPage = once(() =>
+    buildRelatedPageQuery(this.mapping, this.read.request, this.read.window, this.read.attributes),
+  );
+  readonly keyed = once(() =>
+    buildKeyedWindowQuery(this.mapping, this.read.request, this.read.window, this.traits.oneGraph),
+  );
 
   constructor(
     readonly mapping: Mapping,
@@ -25,38 +34,6 @@ class Candidate {
 
   get offsetPage(): boolean {
     return this.read.keyset === undefined;
-  }
-
-  /** The count and histogram of the first sort key, unless the list can't be read so or has too many values. */
-  get histogram(): string | undefined {
-    if (this.histogramText === null) {
-      const query = buildKeyHistogramQuery(
-        this.mapping,
-        this.read.request,
-        MAX_HISTOGRAM_VALUES + 1,
-        this.traits.oneGraph,
-      );
-      const text = query && toText(query);
-      this.histogramText = text !== undefined && !this.traits.manyValues(text) ? text : undefined;
-    }
-    return this.histogramText;
-  }
-
-  get relatedPage(): SelectQuery | undefined {
-    return this.memo('related', () =>
-      buildRelatedPageQuery(this.mapping, this.read.request, this.read.window, this.read.attributes),
-    );
-  }
-
-  get keyed(): SelectQuery | undefined {
-    return this.memo('keyed', () =>
-      buildKeyedWindowQuery(this.mapping, this.read.request, this.read.window, this.traits.oneGraph),
-    );
-  }
-
-  private memo(key: string, build: () => SelectQuery | undefined): SelectQuery | undefined {
-    if (!this.built.has(key)) this.built.set(key, build());
-    return this.built.get(key);
   }
 }
 
@@ -91,13 +68,13 @@ export const PATH_RULES: readonly PathRule[] = [
     applies: (c) =>
       c.read.count === 'query' &&
       (c.offsetPage || afterOnly(c.read.request, c.read.keyset?.after, c.read.keyset?.before)) &&
-      c.histogram !== undefined,
+      c.histogram() !== undefined,
   },
   {
     path: 'related-page',
     when: 'the first page of a related list sorted by id that shows attributes',
     queries: '1: the page with its members’ values; +1 (the count) when it is empty or full',
-    applies: (c) => c.offsetPage && c.read.window.offset === 0 && c.relatedPage !== undefined,
+    applies: (c) => c.offsetPage && c.read.window.offset === 0 && c.relatedPage() !== undefined,
   },
   {
     path: 'related-list',
@@ -110,7 +87,7 @@ export const PATH_RULES: readonly PathRule[] = [
     when: 'a list sorted by a key of several values per member (a to-many path)',
     queries:
       '1: the page among the members that have the key, the count alongside (+1); +1 when the page reaches past them (the list query)',
-    applies: (c) => c.offsetPage && c.keyed !== undefined,
+    applies: (c) => c.offsetPage && c.keyed() !== undefined,
   },
   {
     path: 'list-query',
@@ -164,7 +141,7 @@ function planFrom(first: number, c: Candidate): AccessPath {
         kind: path,
         read,
         why,
-        text: c.histogram!,
+        text: c.histogram()!,
         get fallback() {
           return fallback();
         },
@@ -176,14 +153,14 @@ function planFrom(first: number, c: Candidate): AccessPath {
         kind: path,
         read,
         why,
-        query: c.relatedPage!,
+        query: c.relatedPage()!,
         get fallback() {
           return fallback();
         },
       };
     }
     case 'keyed-window':
-      return { kind: path, read, why, query: c.keyed! };
+      return { kind: path, read, why, query: c.keyed()! };
     default:
       return { kind: path, read, why };
   }
