@@ -101,7 +101,7 @@ export function createApp(options: AppOptions): Express {
   app.locals.apiDescription = apiDescription.description;
   app.use(apiDescription);
   app.use(docsPageHandler(byName, fallback)); // /docs: Scalar's API reference (HTML), with its own CSP
-  app.use(jsonApiHandler(byName, fallback, cache, windows, options.shutdown)); // 405, negotiation, cache, plan, SPARQL, ETag/304
+  app.use(jsonApiHandler(byName, fallback, cache, windows, logger, options.shutdown)); // 405, negotiation, cache, plan, SPARQL, ETag/304
   app.use(errorHandler(logger)); // every error becomes a JSON:API error document, no-store
   return app;
 }

@@ -35,6 +35,12 @@ export interface DatasetOptions extends PlanOptions {
    * working; `json-api` (the default): the syntax of docs/api.md only.
    */
   readonly filterSyntax: FilterSyntax;
+  /**
+   * Answers `explain-plan` (docs/api.md "Explain"): the document's `meta.explain` shows the steps
+   * the request took, why, and each SPARQL query with its text, lane, time and rows. Off by
+   * default: the queries show how the data is stored.
+   */
+  readonly explain: boolean;
 }
 
 export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({
@@ -47,6 +53,7 @@ export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({
   windowCacheTtlSeconds: 0,
   timeoutMs: 10_000,
   filterSyntax: 'json-api',
+  explain: false,
 });
 
 /** One published dataset: its mapping, its store, and where its links point. */

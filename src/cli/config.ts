@@ -78,6 +78,8 @@ const datasetSchema = z
     windowCacheTtlSeconds: seconds.optional(),
     // mu-cl-resources: filters also read its syntax (filter[:exact:name]…), for its front-ends.
     filterSyntax: z.enum(['json-api', 'mu-cl-resources'], { error: 'expected json-api or mu-cl-resources' }).optional(),
+    // Answer `explain-plan` (the plan and each SPARQL query in meta.explain); off by default.
+    explain: z.boolean().optional(),
   })
   .refine((d) => (d.data === undefined) !== (d.endpoint === undefined), {
     error: 'give either data (files for the embedded store) or endpoint, not both',
@@ -125,6 +127,8 @@ const configSchema = z.strictObject({
   shutdownTimeoutMs: wholeNumber(0, 600_000, 'expected a number of milliseconds from 0 to 600000').optional(),
   // Share of requests written to the access log, from 0 (off, the default) to 1 (every one).
   accessLogSample: z.number().min(0).max(1).optional(),
+  // Log every request (accessLogSample 1): the one switch for a log line per successful request too.
+  logRequests: z.boolean().optional(),
   // Longest request URL (path and query) accepted; longer ones get 414 (default 8192).
   maxUrlLength: wholeNumber(256, 65_536, 'expected a length from 256 to 65536').optional(),
   datasets: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/, 'dataset names: letters, digits, - and _'), datasetSchema),
@@ -205,8 +209,28 @@ function compileConfig(config: ConfigFile, base: string, source: string): Server
     ...(config.health && { health: config.health }),
     ...(config.shutdownTimeoutMs !== undefined && { shutdownTimeoutMs: config.shutdownTimeoutMs }),
     ...(config.accessLogSample !== undefined && { accessLogSample: config.accessLogSample }),
+    ...(config.logRequests && { accessLogSample: 1 }),
     ...(config.maxUrlLength !== undefined && { maxUrlLength: config.maxUrlLength }),
   };
+}
+
+/**
+ * The `serve` switches that hold whatever the configuration says: `--explain` turns explain on
+ * for every dataset, `--log-requests` logs every request.
+ *
+ * @example withSwitches(config, { explain: true }).datasets.default.explain // true
+ */
+export function withSwitches(config: ServerConfig, flags: ServeSwitches): ServerConfig {
+  const datasets = flags.explain
+    ? Object.fromEntries(Object.entries(config.datasets).map(([name, d]) => [name, { ...d, explain: true }]))
+    : config.datasets;
+  return { ...config, datasets, ...(flags['log-requests'] && { accessLogSample: 1 }) };
+}
+
+/** The `serve` flags that take no value. */
+export interface ServeSwitches {
+  readonly explain?: boolean;
+  readonly 'log-requests'?: boolean;
 }
 
 /** The `serve` flags, as node:util parseArgs gives them (every value a string). */

@@ -4,11 +4,19 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import express, { type RequestHandler } from 'express';
 import { pino } from 'pino';
+import pretty from 'pino-pretty';
 import { createApp, type WarmedDataset } from '../app.js';
 import { warnEmptyTypes } from '../execute/empty-types.js';
 import { createApiServer, stopGracefully } from '../http/server.js';
 import { MappingError } from '../mapping/load-mapping.js';
-import { applyEnvironment, ConfigError, configFromFlags, readConfigFile, type ServerConfig } from './config.js';
+import {
+  applyEnvironment,
+  ConfigError,
+  configFromFlags,
+  readConfigFile,
+  type ServerConfig,
+  withSwitches,
+} from './config.js';
 import { runImportMu } from './import-mu-command.js';
 import { type CliIo, line } from './io.js';
 import { runLoad } from './load-command.js';
@@ -45,6 +53,9 @@ serve options:
   --cache-control V  Cache-Control of 200 and 304 responses (default no-cache)
   --filter-syntax mu-cl-resources   also accept mu-cl-resources' filters (filter[:exact:name]=…,
                      filter[relationship][attribute]=…), for its front-ends (docs/mu-cl-resources.md)
+  --explain          answer ?explain-plan: the plan and each SPARQL query in meta.explain
+                     (docs/api.md#explain); LOG_LEVEL=debug logs each query too
+  --log-requests     log every request (method, URL, status, time)
   --config FILE      several datasets from a YAML/JSON file (see docs/operations.md)
 Environment: PORT, HOST, SPARQL_ENDPOINT, SPARQL_GRAPH, SPARQL_USER, SPARQL_PASSWORD, LOG_LEVEL.`;
 
@@ -91,15 +102,15 @@ async function command([name, ...rest]: readonly string[], io: CliIo): Promise<n
     line(io.stdout, USAGE);
     return 0;
   }
-  return serve(
-    applyEnvironment(values.config ? await readConfigFile(values.config) : configFromFlags(values, io.env), io.env),
-    io,
-  );
+  const config = values.config ? await readConfigFile(values.config) : configFromFlags(values, io.env);
+  return serve(withSwitches(applyEnvironment(config, io.env), values), io);
 }
 
 /** Opens the datasets, listens, and closes everything once `io.signal` aborts. */
 async function serve(config: ServerConfig, io: CliIo): Promise<number> {
-  const logger = pino({ level: io.env.LOG_LEVEL ?? 'info' }, io.stdout);
+  // Readable on a terminal, one JSON object per line otherwise (for a log collector).
+  const output = (io.stdout as { isTTY?: boolean }).isTTY ? pretty({ destination: io.stdout, sync: true }) : io.stdout;
+  const logger = pino({ level: io.env.LOG_LEVEL ?? 'info' }, output);
   const datasets = await openDatasets(config, logger);
   const stopping = new AbortController();
   // Not awaited: a store that is slow or down must not hold up start-up; the check only warns.

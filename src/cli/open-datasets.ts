@@ -75,6 +75,7 @@ export function datasetOptions(d: DatasetConfig): DatasetOptions {
     windowCacheTtlSeconds: d.windowCacheTtlSeconds ?? (d.endpoint ? 0 : Number.POSITIVE_INFINITY),
     timeoutMs: d.timeoutMs ?? timeoutMs,
     filterSyntax: d.filterSyntax ?? filterSyntax,
+    explain: d.explain ?? DEFAULT_DATASET_OPTIONS.explain,
   };
 }
 

@@ -22,6 +22,8 @@ export const serveOptions = {
   'window-cache-ttl': { type: 'string' },
   'cache-control': { type: 'string' },
   'filter-syntax': { type: 'string' },
+  explain: { type: 'boolean' },
+  'log-requests': { type: 'boolean' },
   help: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 

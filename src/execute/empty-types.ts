@@ -40,7 +40,7 @@ export function emptyTypesQuery(types: readonly ResourceType[]): SelectQuery {
 export async function findEmptyTypes(mapping: Mapping, store: Store): Promise<ResourceType[]> {
   const types = [...mapping.types.values()];
   if (types.length === 0) return [];
-  const rows = await runQuery(store, emptyTypesQuery(types), 'heavy');
+  const rows = await runQuery(store, emptyTypesQuery(types), 'heavy', 'empty-types');
   return types.filter((_, n) => !rows.some((row) => row[`m${n}`] !== undefined));
 }
 

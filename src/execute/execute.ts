@@ -11,6 +11,7 @@ import { type Inclusion, includeRelated } from './include-related.js';
 import { listPage, listWindow } from './list-page.js';
 import { type FieldValues, groupValues } from './rows.js';
 import { runQuery } from './run-query.js';
+import { Trace } from './trace.js';
 import type { ListWindows } from './window-cache.js';
 
 /** Where the document's links point: `self` of this request, `related` for relationship URLs, and the base of page links. */
@@ -27,6 +28,8 @@ export interface DocumentLinks {
  * page needs a total (sent alongside), one fetch query (their attributes, as many as the fieldset shows), and
  * one query per include level (`include-related.ts`), whatever the number of resources. With the
  * dataset's window cache (`windows`), pages of lists are cut from cached whole lists instead.
+ * Each step (an access path, the fetch, an include level) is written to `trace`, for
+ * `Server-Timing` and explain.
  */
 export async function execute(
   mapping: Mapping,
@@ -34,21 +37,31 @@ export async function execute(
   store: Store,
   links: DocumentLinks,
   windows?: ListWindows,
+  trace = new Trace(),
 ): Promise<Document> {
   switch (plan.kind) {
     case 'resource': {
       const { type, view } = plan;
       // A template or hex id gives the IRI before the store answers: the include levels go alongside the lookup.
       const known = plan.lookup.kind === 'iri' ? { iri: plan.lookup.iri, id: plan.id } : undefined;
+      trace.step(
+        'resource',
+        `one resource by its id (${plan.lookup.kind === 'iri' ? 'its IRI from the id' : 'looked up by the id'})`,
+      );
       const [rows, early] = await Promise.all([
-        runQuery(store, buildFetchQuery(type, { lookup: plan.lookup }, shownAttributes(type, view.fields)), 'light'),
-        known && include(view, type, [known], store, links.linkBase),
+        runQuery(
+          store,
+          buildFetchQuery(type, { lookup: plan.lookup }, shownAttributes(type, view.fields)),
+          'light',
+          'resource',
+        ),
+        known && include(view, type, [known], store, links.linkBase, trace),
       ]);
       const values = groupValues(rows);
       const iri = values.keys().next().value;
       if (iri === undefined) throw notFound(`There is no ${type.name} with this id.`);
       const member = { iri, id: plan.id };
-      const inclusion = known ? early : await include(view, type, [member], store, links.linkBase);
+      const inclusion = known ? early : await include(view, type, [member], store, links.linkBase, trace);
       const resource = resourceObject(type, member, values.get(iri), links.linkBase, {
         fields: view.fields.get(type.name),
         linkage: inclusion?.linkageOf(member),
@@ -58,24 +71,24 @@ export async function execute(
     case 'collection': {
       const { type } = plan.list;
       const attributes = shownAttributes(type, plan.view.fields);
-      const page = await listPage(mapping, plan.list, plan.paging, store, links.page, windows, attributes);
+      const page = await listPage(mapping, plan.list, plan.paging, store, links.page, windows, attributes, trace);
       const { data, included } = await fetchResources(
         type,
         page.members,
         plan.view,
-        store,
+        { store, trace },
         links.linkBase,
         page.values,
       );
       return dataDocument(data, links.self, page.parts, included);
     }
     case 'related-one': {
-      const [first] = await listWindow(mapping, plan.list, { limit: 1, offset: 0 }, store);
+      const [first] = await listWindow(mapping, plan.list, { limit: 1, offset: 0 }, store, trace);
       const { data, included } = await fetchResources(
         plan.list.type,
         first ? [first] : [],
         plan.view,
-        store,
+        { store, trace },
         links.linkBase,
       );
       return dataDocument(data[0] ?? null, links.self, undefined, included);
@@ -83,10 +96,10 @@ export async function execute(
     case 'linkage': {
       const identifiers = (members: readonly Member[]) => members.map(({ id }) => ({ type: plan.list.type.name, id }));
       if (!plan.paging) {
-        const [first] = identifiers(await listWindow(mapping, plan.list, { limit: 1, offset: 0 }, store));
+        const [first] = identifiers(await listWindow(mapping, plan.list, { limit: 1, offset: 0 }, store, trace));
         return linkageDocument(first ?? null, links.self, links.related);
       }
-      const page = await listPage(mapping, plan.list, plan.paging, store, links.page, windows);
+      const page = await listPage(mapping, plan.list, plan.paging, store, links.page, windows, [], trace);
       return linkageDocument(identifiers(page.members), links.self, links.related, page.parts);
     }
   }
@@ -101,16 +114,18 @@ async function fetchResources(
   type: ResourceType,
   members: Member[],
   view: View,
-  store: Store,
+  { store, trace }: { store: Store; trace: Trace },
   linkBase: string,
   fetched?: Map<string, FieldValues>,
 ): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
   const attributes = shownAttributes(type, view.fields);
+  const fetch = !fetched && members.length > 0 && attributes.length > 0;
+  if (fetch) trace.step('fetch', `the attributes of the page's ${members.length} resources, by VALUES`);
   const [rows, inclusion] = await Promise.all([
-    !fetched && members.length > 0 && attributes.length > 0
-      ? runQuery(store, buildFetchQuery(type, { iris: members.map((m) => m.iri) }, attributes), 'light')
+    fetch
+      ? runQuery(store, buildFetchQuery(type, { iris: members.map((m) => m.iri) }, attributes), 'light', 'fetch')
       : [],
-    include(view, type, members, store, linkBase),
+    include(view, type, members, store, linkBase, trace),
   ]);
   const values = fetched ?? groupValues(rows);
   const fields = view.fields.get(type.name);
@@ -127,6 +142,9 @@ function include(
   members: Member[],
   store: Store,
   linkBase: string,
+  trace: Trace,
 ): Promise<Inclusion> | undefined {
-  return view.include && includeRelated(view.include, view.fields, type, members, store, linkBase, view.maxIncluded);
+  return (
+    view.include && includeRelated(view.include, view.fields, type, members, store, linkBase, view.maxIncluded, trace)
+  );
 }

@@ -3,27 +3,21 @@ import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
 import { XSD } from '../rdf/vocabulary.js';
 import type { Cursor, KeyValue } from '../request/cursor.js';
-import { valueOrder } from '../request/filter-values.js';
-import {
-  buildCursorPositionQuery,
-  buildKeyHistogramQuery,
-  buildRangeWindowQuery,
-  ROWS,
-} from '../sparql/key-histogram.js';
+import { buildCursorPositionQuery, buildRangeWindowQuery, ROWS } from '../sparql/key-histogram.js';
 import type { KeyRange } from '../sparql/keyset-clause.js';
-import { toText } from '../sparql/to-text.js';
 import type { Row, Store } from '../store/store.js';
+import { MAX_HISTOGRAM_VALUES } from './paths/plan-list-read.js';
 import { countAndHistogram, countValue, keyValueReader } from './rows.js';
 import { listLane, runQuery } from './run-query.js';
 
-/** More distinct values than this and a histogram costs more than it saves: the list is sorted whole. */
-const MAX_VALUES = 500;
-
 /**
- * Histogram queries that found more than {@link MAX_VALUES} values, not to be sent again for a
+ * Histogram queries that found more than {@link MAX_HISTOGRAM_VALUES} values, not to be sent again for a
  * while. Only a hint: a replica without it sends one histogram query more, and answers the same.
  */
 const manyValues = new LRUCache<string, true>({ max: 1000, ttl: 10 * 60_000 });
+
+/** Whether this histogram query (its text) found too many values lately: the planner's `ListTraits.manyValues`. */
+export const manyHistogramValues = (text: string): boolean => manyValues.has(text);
 
 /** The rows of a list whose first key has one value (or, `value` null, none), in a row of the histogram. */
 interface Block {
@@ -38,7 +32,7 @@ interface Span {
   readonly offset: number;
 }
 
-/** What reading a window through the histogram gave: its rows, or the count alone (read it the plain way). */
+/** What reading a window through the histogram gave: its rows, or the count alone (the path's fallback reads it). */
 export type HistogramRead =
   | {
       readonly kind: 'rows';
@@ -51,43 +45,41 @@ export type HistogramRead =
 
 /**
  * An offset window of a list read through its first key's histogram (`sparql/key-histogram.ts`):
- * one query gives the list's count and the histogram, which say which key values the window's
- * rows have; a second reads the window from the members with those values only (with their
- * values of `attributes` when that query has no range count: `withValues`), and counts the rows
- * in their range unless its values can't tie. `undefined` when the list can't be read this way
- * (the caller reads it the plain way, count and window side by side). `plain`, with the count,
- * when it could but should not: more than {@link MAX_VALUES} values, or counts that don't add
- * up: the histogram's rows are not the count (a member with two values of a single-valued key, a
- * class triple in two graphs), or the range holds other rows than its blocks' (two values that
- * tie in ORDER BY but count apart, such as 1 and 1.0). The plain way is always right. With
- * `after`, the window of a cursor page starts past that cursor (`window.offset` is then its
- * skip): one query more counts the members of the cursor's value up to its member, which the
- * rows of the values before it turn into an offset; only for one key that is not a number, and
- * values that can't tie (`plain` otherwise, `undefined` for a list of other keys). However
- * short the list: its count and histogram are read anyway, and the window of a range, which
- * needs no least-value guard, costs the store less than the plain query (5 ms against 11 for a
- * page of 3,000 filtered trade activities on Virtuoso).
+ * one query (`histogramText`, planned by `paths/plan-list-read.ts`) gives the list's count and the
+ * histogram, which say which key values the window's rows have; a second reads the window from
+ * the members with those values only (with their values of `attributes` when that query has no
+ * range count: `withValues`), and counts the rows in their range unless its values can't tie.
+ * `plain`, with the count, when the list should be read another way: more than
+ * {@link MAX_HISTOGRAM_VALUES} values, or counts that don't add up: the histogram's rows are not
+ * the count (a member with two values of a single-valued key, a class triple in two graphs), or
+ * the range holds other rows than its blocks' (two values that tie in ORDER BY but count apart,
+ * such as 1 and 1.0). With `after`, the window of a cursor page starts past that cursor
+ * (`window.offset` is then its skip): one query more counts the members of the cursor's value
+ * up to its member, which the rows of the values before it turn into an offset; only for values
+ * that can't tie (`plain` otherwise). However short the list: its count and histogram are read
+ * anyway, and the window of a range, which needs no least-value guard, costs the store less than
+ * the plain query (5 ms against 11 for a page of 3,000 filtered trade activities on Virtuoso).
  */
 export async function histogramWindow(
   mapping: Mapping,
   request: ListRequest,
   window: Window,
   store: Store,
+  histogramText: string,
   attributes: readonly Attribute[] = [],
   after?: Cursor,
-): Promise<HistogramRead | undefined> {
-  if (after && !cursorReadable(request, after)) return undefined;
-  const query = buildKeyHistogramQuery(mapping, request, MAX_VALUES + 1, store.oneGraph);
-  if (!query) return undefined;
-  const text = toText(query);
-  if (manyValues.has(text)) return undefined;
+): Promise<HistogramRead> {
+  const text = histogramText;
   const lane = listLane(request);
-  const { total, histogram } = countAndHistogram(await store.select(text, { lane }), ROWS.value);
-  if (histogram.length > MAX_VALUES) {
+  const { total, histogram: values } = countAndHistogram(
+    await store.select(text, { lane, label: 'histogram' }),
+    ROWS.value,
+  );
+  if (values.length > MAX_HISTOGRAM_VALUES) {
     manyValues.set(text, true);
     return { kind: 'plain', total };
   }
-  const blocks = blocksOf(request, histogram);
+  const blocks = blocksOf(request, values);
   const check = !cannotTie(blocks.map((block) => block.value));
   let { offset } = window;
   if (after) {
@@ -95,7 +87,7 @@ export async function histogramWindow(
     // up to its member (one more query, which looks that value up by VALUES: values that can't tie only).
     const at = blocks.findIndex((block) => block.value?.equals(after.values[0] ?? null) === true);
     if (check || at < 0 || rowsIn(blocks) !== total) return { kind: 'plain', total };
-    const [row] = await runQuery(store, buildCursorPositionQuery(mapping, request, after), lane);
+    const [row] = await runQuery(store, buildCursorPositionQuery(mapping, request, after), lane, 'position');
     offset += rowsIn(blocks.slice(0, at)) + countValue(row, 'count');
   }
   const span = spanOf(blocks, { ...window, offset }, total);
@@ -109,29 +101,12 @@ export async function histogramWindow(
     check,
     attributes,
   );
-  const rows = await runQuery(store, rangeQuery, lane);
+  const rows = await runQuery(store, rangeQuery, lane, 'range');
   if (!check) return { kind: 'rows', rows, total, withValues };
   const counted = rows.find((row) => row[ROWS.value] !== undefined);
   return countValue(counted, ROWS.value) === span.rows
     ? { kind: 'rows', rows: rows.filter((row) => row !== counted), total, withValues }
     : { kind: 'plain', total };
-}
-
-/**
- * Whether a cursor page can be read through the histogram: a list of one sort key (the id breaks
- * ties), not a number (whose cursor value is a double read from its exact text), and a cursor
- * with a value of it.
- */
-function cursorReadable(request: ListRequest, after: Cursor): boolean {
-  const [key, ...others] = request.sort;
-  return (
-    key !== undefined &&
-    others.length === 0 &&
-    key.path.end !== 'id' &&
-    valueOrder(key.path.end) !== 'number' &&
-    after.values[0] !== null &&
-    after.values[0] !== undefined
-  );
 }
 
 /**

@@ -12,6 +12,7 @@ import { buildIncludeQuery } from '../sparql/include-query.js';
 import type { Store } from '../store/store.js';
 import { readIncludeRows } from './rows.js';
 import { runQuery } from './run-query.js';
+import { Trace } from './trace.js';
 
 /** The related resources of a document, and the linkage of the relationships they were reached by. */
 export interface Inclusion {
@@ -56,6 +57,7 @@ export async function includeRelated(
   store: Store,
   linkBase: string,
   maxIncluded = DEFAULT_REQUEST_LIMITS.included,
+  trace = new Trace(),
 ): Promise<Inclusion> {
   const entries = new Map<string, Entry>();
   const entryOf = (entryType: ResourceType, member: Member, primary: boolean): Entry => {
@@ -66,7 +68,12 @@ export async function includeRelated(
   };
   const primary = members.map((member) => entryOf(type, member, true));
   let level: Step[] = include.map((node) => ({ node, sources: primary }));
-  while ((level = level.filter((step) => step.sources.length > 0)).length > 0) {
+  for (let depth = 1; (level = level.filter((step) => step.sources.length > 0)).length > 0; depth++) {
+    const names = level.map(({ node }) => node.relationship.name).join(', ');
+    trace.step(
+      `include-${depth}`,
+      `include level ${depth} (${names}): one query from the level before's resources, by VALUES`,
+    );
     const query = buildIncludeQuery(
       level.map(({ node, sources }) => ({
         relationship: node.relationship,
@@ -76,7 +83,7 @@ export async function includeRelated(
       })),
     );
     const found = readIncludeRows(
-      await runQuery(store, query, 'light'),
+      await runQuery(store, query, 'light', `include-${depth}`),
       level.map(({ node }) => node.type),
     );
     level = level.flatMap(({ node, sources }, n) => {

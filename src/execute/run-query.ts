@@ -4,13 +4,14 @@ import { toText } from '../sparql/to-text.js';
 import type { Lane, Row, SelectOptions, Store } from '../store/store.js';
 
 /**
- * Sends a query built as a sparqljs AST to the store: AST → text → rows, in its admission lane.
- * Every query the executor sends goes through here.
+ * Sends a query built as a sparqljs AST to the store: AST → text → rows, in its admission lane,
+ * with a `label` saying what it is for (explain and the debug log show it). Every query the
+ * executor sends goes through here.
  *
- * @example await runQuery(store, buildFetchQuery(type, { iris }, attributes), 'light')
+ * @example await runQuery(store, buildFetchQuery(type, { iris }, attributes), 'light', 'fetch')
  */
-export function runQuery(store: Store, query: SparqlQuery, lane: Lane): Promise<Row[]> {
-  return store.select(toText(query), { lane });
+export function runQuery(store: Store, query: SparqlQuery, lane: Lane, label: string): Promise<Row[]> {
+  return store.select(toText(query), { lane, label });
 }
 
 /**

@@ -29,6 +29,7 @@ function describeDataset(dataset: Dataset, isDefault: boolean): Representation {
     dataset: dataset.name,
     serverUrl: serverUrl(dataset, isDefault),
     plan: optionsOf(dataset),
+    explain: optionsOf(dataset).explain,
   });
   return representBytes(Buffer.from(JSON.stringify(document)), CONTENT_TYPE);
 }

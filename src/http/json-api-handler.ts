@@ -1,19 +1,22 @@
 import type { RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
 import { type Dataset, type DatasetOptions, optionsOf } from '../dataset.js';
-import { JsonApiError, notFound } from '../errors/json-api-error.js';
+import { badParameter, JsonApiError, notFound } from '../errors/json-api-error.js';
 import { execute } from '../execute/execute.js';
 import { withSignal } from '../execute/run-query.js';
+import { Trace } from '../execute/trace.js';
 import type { WindowCache } from '../execute/window-cache.js';
 import { planRequest } from '../plan/plan-request.js';
 import { CURSOR_PAGINATION_MEDIA_TYPE, CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
 import { negotiate } from '../request/negotiate.js';
 import type { Route } from '../request/parse-path.js';
-import { parseQuery } from '../request/parse-query.js';
+import { EXPLAIN_PARAMETER, parseQuery } from '../request/parse-query.js';
 import { requestLink } from '../shape/page-links.js';
 import { type DeadlineSignal, deadlineSignal } from '../store/deadline-signal.js';
 import { QueryRecorder } from '../store/query-recorder.js';
 import { represent, sendRepresentation } from './conditional.js';
 import { ALLOW } from './cors.js';
+import { explanation, queryLog } from './explain.js';
 import { parsedTarget } from './parsed-target.js';
 import type { ResponseCache } from './response-cache.js';
 
@@ -21,13 +24,16 @@ import type { ResponseCache } from './response-cache.js';
  * Serves every JSON:API URL: `/api/<dataset>/<type>[/<id>[/<relationship> | /links/<relationship>]]`,
  * and the same without the `/api/<dataset>` prefix for the default dataset. The pipeline, in order:
  * negotiate → parse path → response cache → parse query and plan → execute (SPARQL) → cache → send
- * (a 304 when If-None-Match matches).
+ * (a 304 when If-None-Match matches). `Server-Timing` gives the queries, the store's time and the
+ * steps the request took; with `explain-plan` (where the dataset allows it) `meta.explain` shows
+ * them with each query (`explain.ts`).
  */
 export function jsonApiHandler(
   datasets: ReadonlyMap<string, Dataset>,
   defaultDataset: Dataset,
   cache: ResponseCache,
   windows: WindowCache,
+  logger: Logger,
   shutdown?: AbortSignal,
 ): RequestHandler {
   // A dataset's options with their defaults, merged once rather than per request.
@@ -66,8 +72,11 @@ export function jsonApiHandler(
       sendRepresentation(req, res, cached, options.cacheControl);
       return;
     }
-    const plan = planRequest(dataset.mapping, route, parseQuery(key.query, options.filterSyntax), options, profiles);
-    const recorder = new QueryRecorder(dataset.store);
+    const parameters = parseQuery(key.query, options.filterSyntax);
+    if (parameters.explain && !options.explain) throw explainOff();
+    const plan = planRequest(dataset.mapping, route, parameters, options, profiles);
+    const recorder = new QueryRecorder(dataset.store, queryLog(logger, req));
+    const trace = new Trace();
     const page = { path: dataset.linkBase + key.path, query: key.query };
     // The store's work stops when the deadline passes, the client goes away, or the server stops.
     const stop = requestSignal(res, options.timeoutMs, shutdown);
@@ -84,13 +93,21 @@ export function jsonApiHandler(
           page,
         },
         windows.forDataset(dataset.name, options.windowCacheTtlSeconds),
+        trace,
       );
+      const timing = recorder.serverTiming(trace.name());
+      if (parameters.explain) {
+        // An explanation is of this one run: never cached, here or by anyone.
+        document.meta = { ...document.meta, explain: explanation(trace, recorder) };
+        res.setHeader('Server-Timing', timing);
+        sendRepresentation(req, res, represent(document), 'no-store');
+        return;
+      }
       const representation = cache.set(key, represent(document), options.cacheTtlSeconds);
-      const timing = recorder.serverTiming() + (options.cacheTtlSeconds > 0 ? ', cache;desc=miss' : '');
-      res.setHeader('Server-Timing', timing);
+      res.setHeader('Server-Timing', timing + (options.cacheTtlSeconds > 0 ? ', cache;desc=miss' : ''));
       sendRepresentation(req, res, representation, options.cacheControl);
     } catch (error) {
-      res.setHeader('Server-Timing', recorder.serverTiming());
+      res.setHeader('Server-Timing', recorder.serverTiming(trace.name()));
       if (!signal.aborted) throw error;
       if (stop.expired() || shutdown?.aborted) throw timedOut(options.timeoutMs, shutdown?.aborted ?? false, error);
       throw new ClientGone('the client closed the connection', { cause: error });
@@ -132,6 +149,13 @@ function timedOut(timeoutMs: number, stopping: boolean, cause: unknown): JsonApi
     { cause, ...(stopping && { headers: { 'Retry-After': '1' } }) },
   );
 }
+
+/** The 400 of `explain-plan` on a dataset that does not explain. */
+const explainOff = () =>
+  badParameter(
+    EXPLAIN_PARAMETER,
+    `Explain is off for this dataset: turn it on with 'explain: true' in its configuration, or serve --explain.`,
+  );
 
 /** The type-rooted path of a route (`/trade-activities/5a3f/links/concerns`). */
 function canonicalPath(route: Route): string {

@@ -4,6 +4,7 @@ import type { Mapping } from '../mapping/model.js';
 import type { PlanOptions } from '../plan/plan.js';
 import { JSON_API } from '../request/media-types.js';
 import { documentSchemas, SHARED, sharedSchemas } from './document-schemas.js';
+import { withExplain } from './explain-schemas.js';
 import { type Json, ref } from './json-schema.js';
 import { parameterComponents } from './parameters.js';
 import { type ERROR_STATUSES, okResponses, pathItems } from './paths.js';
@@ -20,6 +21,8 @@ export interface ApiDescriptionOptions {
   readonly serverUrl: string;
   /** Page sizes, include depth and request limits: what the parameters allow. */
   readonly plan: PlanOptions;
+  /** The dataset answers `explain-plan` (docs/api.md "Explain"): every operation lists it. */
+  readonly explain?: boolean;
 }
 
 const ERRORS: Record<(typeof ERROR_STATUSES)[number] | 'other', string> = {
@@ -55,6 +58,7 @@ export function openApiDocument(mapping: Mapping, options: ApiDescriptionOptions
   const parameters = parameterComponents(mapping, options.plan);
   const paths = pathItems(mapping);
   Object.assign(schemas, parameters.schemas);
+  if (options.explain) withExplain(mapping, { paths, parameters: parameters.parameters, schemas });
   const components = {
     schemas,
     parameters: parameters.parameters,
@@ -83,7 +87,8 @@ export function openApiDocument(mapping: Mapping, options: ApiDescriptionOptions
       'no-store': { description: 'no-store: no cache keeps an error.', schema: { type: 'string', const: 'no-store' } },
       vary: { description: 'Accept (and Origin with a list of CORS origins).', schema: { type: 'string' } },
       'server-timing': {
-        description: 'The SPARQL queries the request cost and the store time: sparql;dur=4.2;desc="2 queries".',
+        description:
+          'The SPARQL queries the request cost, the store time, and the steps the request took (docs/api.md "Explain"): sparql;dur=4.2;desc="2 queries", path;desc="histogram+fetch".',
         schema: { type: 'string' },
       },
     },

@@ -27,7 +27,15 @@ export interface QueryParameters {
   readonly page: readonly FamilyParameter[];
   /** `filter` and every `filter[…]…` parameter; their grammar is parse-filter's. */
   readonly filter: readonly FamilyParameter[];
+  /** `explain-plan` was given: show the plan and the queries (`meta.explain`), where the dataset allows it. */
+  readonly explain?: true;
 }
+
+/**
+ * The implementation-specific parameter that asks for the plan and the queries of a request
+ * (docs/api.md "Explain"). JSON:API 1.1 wants such a name to hold a character outside a–z: `-`.
+ */
+export const EXPLAIN_PARAMETER = 'explain-plan';
 
 /**
  * `family` or `family[member]…`: JSON:API 1.1 member names (letters and digits at both ends,
@@ -60,6 +68,7 @@ export function parseQuery(rawQuery: string, filterSyntax: FilterSyntax = 'json-
     fields: FamilyParameter[];
     page: FamilyParameter[];
     filter: FamilyParameter[];
+    explain?: true;
   } = { fields: [], page: [], filter: [] };
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(rawQuery)) {
@@ -73,6 +82,12 @@ export function parseQuery(rawQuery: string, filterSyntax: FilterSyntax = 'json-
       );
     }
     const base = family[1]!;
+    if (name === EXPLAIN_PARAMETER) {
+      if (!['', '1', 'true'].includes(value))
+        throw badParameter(name, `'${name}' takes no value (or 1, or true); got '${value}'.`);
+      result.explain = true;
+      continue;
+    }
     const members = family[2] === '' ? [] : family[2]!.slice(1, -1).split('][');
     const parameter = { name, members, value };
     if (base === 'sort' && members.length === 0) result.sort = value;

@@ -21,6 +21,8 @@ export interface SelectOptions {
   signal?: AbortSignal;
   /** Default `heavy`. */
   lane?: Lane;
+  /** What the query is for (`list`, `count`, `fetch`, `include-1`, …): explain and the debug log show it. */
+  label?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { histogramWindow } from '../../src/execute/histogram-window.js';
+import { histogramWindow, manyHistogramValues } from '../../src/execute/histogram-window.js';
+import { planListRead } from '../../src/execute/paths/plan-list-read.js';
 import { countValue } from '../../src/execute/rows.js';
 import { listLane, runQuery } from '../../src/execute/run-query.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
@@ -13,7 +14,7 @@ import { describeEachStore } from '../support/each-store.js';
 import { MULTI_FIELD_CASES, singleFieldCases } from '../support/sort-cases.js';
 
 /*
- * A window read through its first sort key's histogram (execute/histogram-window.ts) must be the
+ * A window read through its first sort key's histogram (execute/histogram-window.ts, where the planner sends it: paths/plan-list-read.ts) must be the
  * window the plain list query reads, row for row, with the list's count, or the count alone (the
  * caller then reads the window the plain way). The server only takes this path for lists of 5,000 members or more; here it is called
  * directly, on every sort whose first key allows it and on windows that start and end on every
@@ -43,17 +44,24 @@ async function checkSorts(
   for (const { type: name, sort } of cases) {
     const type = mapping.types.get(name)!;
     const request: ListRequest = { type, sort: parseSort(sort, mapping, type), filters: [] };
-    const [countRow] = await runQuery(store, buildCountQuery(mapping, request, false), listLane(request));
+    const [countRow] = await runQuery(store, buildCountQuery(mapping, request, false), listLane(request), 'count');
     const total = countValue(countRow, 'count');
     for (const window of windows(total)) {
       // Every list is long enough here (0): the server itself reads lists of 5,000 or more this way.
-      const viaHistogram = await histogramWindow(mapping, request, window, store);
-      if (viaHistogram === undefined) break; // not a list for a histogram (its first key is the id, or not flat)
+      const plainRead = { request, window, count: 'query', attributes: [] } as const;
+      const path = planListRead(mapping, plainRead, {
+        oneGraph: false,
+        windowCache: false,
+        manyValues: manyHistogramValues,
+      });
+      // Not a list for a histogram (its first key is the id, or not flat), or one of too many values.
+      if (path.kind !== 'histogram') break;
+      const viaHistogram = await histogramWindow(mapping, request, window, store, path.text);
       compared++;
       expect(viaHistogram.total, `${name}?sort=${sort} count`).toBe(total);
       if (viaHistogram.kind === 'plain') continue;
       read++;
-      const plain = await runQuery(store, buildListQuery(mapping, request, window), listLane(request));
+      const plain = await runQuery(store, buildListQuery(mapping, request, window), listLane(request), 'list');
       expect(ids(viaHistogram.rows), `${name}?sort=${sort} ${JSON.stringify(window)}`).toEqual(ids(plain));
     }
   }

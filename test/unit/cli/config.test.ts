@@ -20,6 +20,7 @@ import {
   readConfigFile,
   type ServeFlags,
   type ServerConfig,
+  withSwitches,
 } from '../../../src/cli/config.js';
 import { thrown } from '../../support/thrown.js';
 import { titled } from '../../support/titled.js';
@@ -677,6 +678,29 @@ describe('flags and the equivalent config file give the same ServerConfig', () =
       },
     );
     expect(configFromFlags(flags, {})).toStrictEqual(await readConfigFile(file));
+  });
+});
+
+describe('the serve switches: --explain and --log-requests', () => {
+  it('turn explain on for every dataset and log every request, as explain: true and logRequests: true do', async () => {
+    const flags: ServeFlags = { mapping: 'mappings/sample.yaml', data: ['data/sample.ttl'], dataset: 'sample' };
+    const switched = withSwitches(configFromFlags(flags, {}), { explain: true, 'log-requests': true });
+    expect(switched.datasets.sample!.explain).toBe(true);
+    expect(switched.accessLogSample).toBe(1);
+    const fileDir = inDir('switches');
+    await mkdir(fileDir, { recursive: true });
+    const file = join(fileDir, 'config.yaml');
+    const mapping = relative(fileDir, resolve('mappings/sample.yaml'));
+    const data = [relative(fileDir, resolve('data/sample.ttl'))];
+    await writeFile(file, stringify({ logRequests: true, datasets: { sample: { mapping, data, explain: true } } }));
+    expect(await readConfigFile(file)).toStrictEqual(switched);
+  });
+
+  it('leave the configuration as it is when not given', () => {
+    const config = configFromFlags({ mapping: 'mappings/sample.yaml', data: ['data/sample.ttl'] }, {});
+    expect(withSwitches(config, {})).toStrictEqual(config);
+    expect(config.datasets.default!.explain).toBeUndefined();
+    expect(config.accessLogSample).toBeUndefined();
   });
 });
 

@@ -27,6 +27,10 @@ describe('parseQuery: accepted query strings', () => {
       expected: { ...none, include: 'concerns.broader-concepts,origin' },
     },
     { input: 'include=', expected: { ...none, include: '' } },
+    // explain-plan (implementation-specific: a name with a character outside a-z), bare, 1 or true.
+    { input: 'explain-plan', expected: { ...none, explain: true } },
+    { input: 'sort=x&explain-plan=1', expected: { ...none, sort: 'x', explain: true } },
+    { input: 'explain%2Dplan=true', expected: { ...none, explain: true } },
     // Families with members: each parameter with its name as sent, its members and its value.
     {
       input: 'fields[concepts]=label,notation',
@@ -101,6 +105,9 @@ describe('parseQuery: rejected query strings', () => {
     { input: 'page[cursor]=1', parameter: 'page[cursor]', detail: [/Unknown page parameter 'page\[cursor\]'/] },
     { input: 'page[size][x]=1', parameter: 'page[size][x]', detail: [/Unknown page parameter/] },
     { input: 'include[x]=a', parameter: 'include[x]', detail: [/Unknown query parameter 'include\[x\]'/] },
+    { input: 'explain-plan=0', parameter: 'explain-plan', detail: [/takes no value/] },
+    { input: 'explain-plan&explain-plan=1', parameter: 'explain-plan', detail: [/more than once/] },
+    { input: 'explain-plan[x]', parameter: 'explain-plan[x]', detail: [/Unknown query parameter/] },
     // All-lowercase names are reserved by JSON:API.
     { input: 'foo=1', parameter: 'foo', detail: [/'foo'/, /reserved by JSON:API/, /supported: sort, include/] },
     {

@@ -1,0 +1,77 @@
+import type { SelectQuery } from 'sparqljs';
+import type { Mapping } from '../../mapping/model.js';
+import type { ListRequest } from '../../plan/plan.js';
+import { buildListQuery } from '../../sparql/list-query.js';
+import { toText } from '../../sparql/to-text.js';
+import { type Store, StoreError } from '../../store/store.js';
+import { cursorSlice, type OrderedList, offsetSlice, orderedList } from '../ordered-list.js';
+import { listLane, runQuery } from '../run-query.js';
+import type { ListWindows } from '../window-cache.js';
+import type { AccessPath, PathContext, PathRead, RunPath } from './access-path.js';
+import { noParent } from './list-rows.js';
+
+/**
+ * The `window-cache` path: the page cut from the whole ordered list, read once and kept
+ * (`window-cache.ts`); its count is the list's length, and the answer is the store's, byte for
+ * byte. The path's fallback reads the page from the store when the list can't be kept (too big,
+ * or cut short by the store), or when a cursor's member is not in it.
+ *
+ * @example await readWindowCache(path, context, readList)
+ */
+export async function readWindowCache(
+  path: Extract<AccessPath, { kind: 'window-cache' }>,
+  context: PathContext,
+  run: RunPath,
+): Promise<PathRead> {
+  const { read } = path;
+  const { request, window, keyset } = read;
+  const list =
+    context.windows && (await cachedList(context.mapping, request, context.store, context.windows, path.query));
+  const total = list && read.count !== 'none' ? { total: list.members.length } : {};
+  if (list && !keyset) return { members: offsetSlice(list, window), ...total };
+  const cut =
+    list &&
+    keyset &&
+    cursorSlice(list, {
+      page: { kind: 'cursor', size: window.limit - 1, ...(window.offset > 0 && { skip: window.offset }) },
+      count: read.count !== 'none',
+      ...keyset,
+    });
+  if (cut) return { ...cut, ...total };
+  const { fallback } = path;
+  context.trace.step(
+    fallback.kind,
+    `${list ? 'a cursor is not in the cached list' : 'the list cannot be kept'}: ${fallback.why}`,
+    true,
+  );
+  return run(fallback, context);
+}
+
+/**
+ * The whole ordered list from the window cache (read from the store on a miss, with the key
+ * values cursors need), or `undefined` when it can't be kept; 404 when the list hangs off a parent
+ * that does not exist.
+ *
+ * @example await cachedList(mapping, { type, sort: type.defaultSort, filters: [] }, store, windows)
+ */
+export async function cachedList(
+  mapping: Mapping,
+  request: ListRequest,
+  store: Store,
+  windows: ListWindows,
+  // An empty keyset: the plain order with the sort keys projected, as cursors need them.
+  query: SelectQuery = buildListQuery(mapping, request, undefined, { fromEnd: false }),
+): Promise<OrderedList | undefined> {
+  const list = await windows.list(toText(query), () =>
+    runQuery(store, query, listLane(request), 'whole-list').then(
+      (rows) => orderedList(request, rows),
+      (error: unknown) => {
+        // The store cut the list short (Virtuoso's ResultSetMaxRows): only windows of it can be read.
+        if (error instanceof StoreError && error.kind === 'truncated') return undefined;
+        throw error;
+      },
+    ),
+  );
+  if (list?.missingParent) throw noParent(request);
+  return list;
+}

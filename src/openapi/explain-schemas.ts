@@ -1,0 +1,77 @@
+import type { Mapping } from '../mapping/model.js';
+import { EXPLAIN_PARAMETER } from '../request/parse-query.js';
+import { SHARED } from './document-schemas.js';
+import { type Json, names, ref } from './json-schema.js';
+
+const EXPLAIN = 'jsonapi.explain';
+
+/** `meta.explain` (docs/api.md "Explain"): the steps a request took, and each query it sent. */
+const EXPLAIN_SCHEMA: Json = {
+  type: 'object',
+  description: 'What the request did: the steps it took and why, and each SPARQL query it sent (with explain-plan).',
+  required: ['path', 'steps', 'queryCount', 'storeMs', 'queries'],
+  properties: {
+    path: { type: 'string', description: 'The steps’ names, as Server-Timing’s path gives them: histogram+fetch.' },
+    steps: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'why'],
+        properties: { path: { type: 'string' }, why: { type: 'string' }, fallback: { const: true } },
+      },
+    },
+    queryCount: { type: 'integer', minimum: 0 },
+    storeMs: { type: 'number', minimum: 0 },
+    queries: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['label', 'lane', 'text', 'startMs', 'ms'],
+        properties: {
+          label: { type: 'string', description: 'What the query was for: histogram, list, count, fetch, include-1, …' },
+          lane: { enum: ['light', 'heavy'] },
+          text: { type: 'string', description: 'The SPARQL sent.' },
+          startMs: { type: 'number' },
+          ms: { type: 'number', minimum: 0 },
+          rows: { type: 'integer', minimum: 0 },
+          error: { type: 'string' },
+        },
+      },
+    },
+  },
+};
+
+/**
+ * What a dataset that explains adds to its description: the `explain-plan` parameter on every
+ * operation, and `meta.explain` in every document.
+ *
+ * @example withExplain(mapping, { paths, parameters, schemas }) // paths['/concepts'].get.parameters ends with explain-plan
+ */
+export function withExplain(
+  mapping: Mapping,
+  {
+    paths,
+    parameters,
+    schemas,
+  }: { paths: Record<string, Json>; parameters: Record<string, Json>; schemas: Record<string, Json> },
+): void {
+  parameters[EXPLAIN_PARAMETER] = {
+    name: EXPLAIN_PARAMETER,
+    in: 'query',
+    description:
+      'Explain (implementation-specific): the document’s meta.explain shows the steps the request took and why, and each SPARQL query with its label, lane, time, rows and text. The response is never cached.',
+    schema: { type: 'string', enum: ['', '1', 'true'] },
+    allowEmptyValue: true,
+  };
+  for (const item of Object.values(paths))
+    (item.get as { parameters: Json[] } | undefined)?.parameters.push(ref(EXPLAIN_PARAMETER, 'parameters'));
+  schemas[EXPLAIN] = EXPLAIN_SCHEMA;
+  const pageMeta = schemas[SHARED.pageMeta] as { properties: Json };
+  pageMeta.properties = { ...pageMeta.properties, explain: ref(EXPLAIN) };
+  const meta = { type: 'object', additionalProperties: false, properties: { explain: ref(EXPLAIN) } };
+  for (const type of mapping.types.keys())
+    for (const name of [names.single(type), names.related(type), names.toOneLinkage(type)]) {
+      const document = schemas[name] as { properties: Json };
+      document.properties = { ...document.properties, meta };
+    }
+}
