@@ -134,6 +134,24 @@ describe('cli: the executable', () => {
     }
   }, 120_000);
 
+  it('openapi | head -1: a reader that closes the pipe early ends the command quietly, exit 0', async () => {
+    const child = spawn(process.execPath, [...BIN, 'openapi', '--mapping', 'mappings/sample.yaml'], {
+      cwd: ROOT,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    // Read the first chunk, then close the pipe, as `head -1` does; the rest of the output is still being written.
+    await once(child.stdout, 'data');
+    child.stdout.destroy();
+    const [code, signal] = await exited;
+    expect(stderr).not.toMatch(STACK_TRACE);
+    expect(stderr).not.toContain('EPIPE');
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+  });
+
   it('serves, and exits 0 on SIGTERM', async () => {
     const {
       child,
