@@ -12,7 +12,8 @@ import { parseQuery } from '../request/parse-query.js';
 import { requestLink } from '../shape/page-links.js';
 import { type DeadlineSignal, deadlineSignal } from '../store/deadline-signal.js';
 import { QueryRecorder } from '../store/query-recorder.js';
-import { represent, sendRepresentation } from './conditional.js';
+import { sendVariants, Variants } from './compression.js';
+import { represent } from './conditional.js';
 import { ALLOW } from './cors.js';
 import { parsedTarget } from './parsed-target.js';
 import type { ResponseCache } from './response-cache.js';
@@ -63,7 +64,7 @@ export function jsonApiHandler(
     const cached = cache.get(key, options.cacheTtlSeconds);
     if (cached) {
       res.setHeader('Server-Timing', 'cache;desc=hit');
-      sendRepresentation(req, res, cached, options.cacheControl);
+      await sendVariants(req, res, cached, options.cacheControl, undefined, () => cache.grown(key));
       return;
     }
     const plan = planRequest(dataset.mapping, route, parseQuery(key.query, options.filterSyntax), options, profiles);
@@ -85,10 +86,10 @@ export function jsonApiHandler(
         },
         windows.forDataset(dataset.name, options.windowCacheTtlSeconds),
       );
-      const representation = cache.set(key, represent(document), options.cacheTtlSeconds);
+      const variants = cache.set(key, new Variants(represent(document)), options.cacheTtlSeconds);
       const timing = recorder.serverTiming() + (options.cacheTtlSeconds > 0 ? ', cache;desc=miss' : '');
       res.setHeader('Server-Timing', timing);
-      sendRepresentation(req, res, representation, options.cacheControl);
+      await sendVariants(req, res, variants, options.cacheControl, undefined, () => cache.grown(key));
     } catch (error) {
       res.setHeader('Server-Timing', recorder.serverTiming());
       if (!signal.aborted) throw error;

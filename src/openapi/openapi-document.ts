@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { describeIds } from '../mapping/ids.js';
 import type { Mapping } from '../mapping/model.js';
 import type { PlanOptions } from '../plan/plan.js';
@@ -8,6 +9,10 @@ import { type Json, ref } from './json-schema.js';
 import { parameterComponents } from './parameters.js';
 import { type ERROR_STATUSES, okResponses, pathItems } from './paths.js';
 import { resourceSchemas } from './resource-schemas.js';
+import { rootPath } from './root-path.js';
+
+/** The server's version (package.json, beside `src/` and `dist/` alike): the API's version in `info`. */
+const SERVER_VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 /** What the description needs besides the mapping: the dataset's name, where it is served, its limits. */
 export interface ApiDescriptionOptions {
@@ -20,6 +25,8 @@ export interface ApiDescriptionOptions {
   readonly serverUrl: string;
   /** Page sizes, include depth and request limits: what the parameters allow. */
   readonly plan: PlanOptions;
+  /** Describes `GET /`, the root document (the default dataset's description only: the root is the server's). */
+  readonly root?: boolean;
 }
 
 const ERRORS: Record<(typeof ERROR_STATUSES)[number] | 'other', string> = {
@@ -41,8 +48,9 @@ const ERRORS: Record<(typeof ERROR_STATUSES)[number] | 'other', string> = {
  * The OpenAPI 3.1 description of a dataset's JSON:API, from its compiled mapping: a resource schema
  * per type (attributes typed by their datatypes, relationships with their linkage), the documents
  * each URL answers, every query parameter with the values the mapping allows, and the error
- * responses. Pure and deterministic: the same mapping and options give the same document, whose
- * `info.version` is a digest of its content.
+ * responses. Pure and deterministic: the same mapping and options give the same document. Its
+ * `info.version` is the server's version (what the docs page's badge shows); `info.x-digest`, a
+ * digest of its content, changes whenever the description does.
  *
  * @example openApiDocument(mapping, { dataset: 'default', serverUrl: '/', plan: DEFAULT_DATASET_OPTIONS }).paths['/concepts']
  */
@@ -53,13 +61,14 @@ export function openApiDocument(mapping: Mapping, options: ApiDescriptionOptions
   }
   const errorContent = { [JSON_API]: { schema: ref(SHARED.errors) } };
   const parameters = parameterComponents(mapping, options.plan);
-  const paths = pathItems(mapping);
-  Object.assign(schemas, parameters.schemas);
+  const root = options.root ? rootPath() : undefined;
+  const paths = { ...root?.path, ...pathItems(mapping) };
+  Object.assign(schemas, parameters.schemas, root?.schemas);
   const components = {
     schemas,
     parameters: parameters.parameters,
     responses: {
-      ...okResponses(paths),
+      ...okResponses(pathItems(mapping)),
       'not-modified': {
         description: 'Not Modified: If-None-Match matched; no body.',
         headers: { ETag: ref('etag', 'headers'), 'Cache-Control': ref('cache-control', 'headers') },
@@ -81,7 +90,16 @@ export function openApiDocument(mapping: Mapping, options: ApiDescriptionOptions
         schema: { type: 'string' },
       },
       'no-store': { description: 'no-store: no cache keeps an error.', schema: { type: 'string', const: 'no-store' } },
-      vary: { description: 'Accept (and Origin with a list of CORS origins).', schema: { type: 'string' } },
+      vary: {
+        description:
+          'Accept; Accept-Encoding when the body is 1 KB or more (it may be compressed); Origin with a list of CORS origins.',
+        schema: { type: 'string' },
+      },
+      'content-encoding': {
+        description:
+          'br or gzip: a body of 1 KB or more, compressed as Accept-Encoding asks (brotli first when both are taken alike). Its ETag is the uncompressed body’s with -br or -gzip appended.',
+        schema: { type: 'string', enum: ['br', 'gzip'] },
+      },
       'server-timing': {
         description: 'The SPARQL queries the request cost and the store time: sparql;dur=4.2;desc="2 queries".',
         schema: { type: 'string' },
@@ -89,22 +107,26 @@ export function openApiDocument(mapping: Mapping, options: ApiDescriptionOptions
     },
   };
   const server = options.serverUrl.replace(/\/+$/, '');
-  const version = hash('sha256', JSON.stringify([paths, components]), 'base64url').slice(0, 12);
+  const digest = hash('sha256', JSON.stringify([paths, components]), 'base64url').slice(0, 12);
   return {
     openapi: '3.1.0',
     info: {
       title: `${options.dataset}: JSON:API over RDF`,
-      version,
+      version: SERVER_VERSION,
+      'x-digest': digest,
       description: infoDescription(mapping),
     },
     externalDocs: { description: 'JSON:API 1.1', url: 'https://jsonapi.org/format/1.1/' },
     // A path is appended to the server URL as it stands: `/` would make `//concepts`, a
     // protocol-relative URL. The root is OpenAPI's default server, so it is left out.
     ...(server !== '' && { servers: [{ url: server, description: `dataset ${options.dataset}` }] }),
-    tags: [...mapping.types.values()].map((type) => ({
-      name: type.name,
-      description: `Members of <${type.classIri}>. Ids: ${describeIds(type.id)}.`,
-    })),
+    tags: [
+      ...(root ? [{ name: 'API', description: 'Where to start: the datasets and their collections.' }] : []),
+      ...[...mapping.types.values()].map((type) => ({
+        name: type.name,
+        description: `Members of <${type.classIri}>. Ids: ${describeIds(type.id)}.`,
+      })),
+    ],
     paths,
     components,
   };
@@ -117,6 +139,7 @@ function infoDescription(mapping: Mapping): string {
     '- Every URL answers GET and HEAD (the GET’s headers, no body) and OPTIONS (204 with Allow; CORS preflights); any other method is a 405 error document with Allow: GET, HEAD, OPTIONS.',
     '- Responses are application/vnd.api+json with jsonapi.version 1.1 and links.self. Accept must allow it: only parameterised JSON:API media types, or nothing producible, is a 406. The cursor pagination profile in Accept gives cursor pages, and the Content-Type then names it.',
     '- Every 200 carries a strong ETag (If-None-Match → 304), Cache-Control and Vary: Accept; errors are no-store.',
+    '- Bodies of 1 KB or more are compressed when Accept-Encoding takes br or gzip (Content-Encoding, Vary: Accept-Encoding); a compressed body has its own ETag.',
     '- Errors are JSON:API error documents: status is a string, source.parameter names the query parameter that caused a 400.',
     '- Query parameters JSON:API does not define here are refused (400), and so is one given twice. sort, filter and page apply to lists only (collections and to-many URLs); include and fields[type] to resource documents, not to relationship (/links/) URLs.',
   ].join('\n');

@@ -169,6 +169,7 @@ export function okResponses(paths: Record<string, Json>): Record<string, Json> {
         ETag: ref('etag', 'headers'),
         'Cache-Control': ref('cache-control', 'headers'),
         Vary: ref('vary', 'headers'),
+        'Content-Encoding': ref('content-encoding', 'headers'),
         'Server-Timing': ref('server-timing', 'headers'),
       },
       // One key, the media type: a cursor page's Content-Type adds the profile parameter, which the
