@@ -173,6 +173,43 @@ describe('cli: the executable', () => {
     expect(stderr()).toBe('');
   }, 30_000);
 
+  it('npm start ends with its server on SIGTERM: the signal reaches the server, not only npm', async () => {
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: { ...cleanEnv(), PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const lines: string[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+    const exited = once(child, 'exit');
+    let server: number | undefined;
+    try {
+      await listeningPort(
+        () => lines,
+        exited.then(() => -1),
+        () => '',
+      );
+      // The server's own pid, from its log: a process of its own under npm.
+      server = (JSON.parse(lines.find((l) => l.includes('listening on'))!) as { pid: number }).pid;
+      expect(server).not.toBe(child.pid);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    await exited;
+    const alive = () => {
+      try {
+        process.kill(server!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((done) => setTimeout(done, 100));
+    const left = alive();
+    if (left) process.kill(server!, 'SIGKILL');
+    expect(left, `the server (pid ${server}) outlived npm start`).toBe(false);
+  }, 30_000);
+
   it('serve --data without --mapping: serves a scaffolded mapping, written beside the data, and its description', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cli-scaffold-'));
     const data = join(dir, 'mine.ttl');
