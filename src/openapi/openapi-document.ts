@@ -55,14 +55,15 @@ const ERRORS: Record<(typeof ERROR_STATUSES)[number] | 'other', string> = {
  * @example openApiDocument(mapping, { dataset: 'default', serverUrl: '/', plan: DEFAULT_DATASET_OPTIONS }).paths['/concepts']
  */
 export function openApiDocument(mapping: Mapping, options: ApiDescriptionOptions): Json {
-  const schemas: Record<string, Json> = sharedSchemas();
+  const schemas: Record<string, Json> = sharedSchemas(mapping.types.keys().next().value);
   for (const type of mapping.types.values()) {
     Object.assign(schemas, resourceSchemas(type), documentSchemas(mapping, type, options.plan.includeDepth));
   }
   const errorContent = { [JSON_API]: { schema: ref(SHARED.errors) } };
   const parameters = parameterComponents(mapping, options.plan);
   const root = options.root ? rootPath() : undefined;
-  const paths = { ...root?.path, ...pathItems(mapping) };
+  // The root last: the docs page opens its first tag, which should be a type's.
+  const paths = { ...pathItems(mapping), ...root?.path };
   Object.assign(schemas, parameters.schemas, root?.schemas);
   const components = {
     schemas,
@@ -121,11 +122,11 @@ export function openApiDocument(mapping: Mapping, options: ApiDescriptionOptions
     // protocol-relative URL. The root is OpenAPI's default server, so it is left out.
     ...(server !== '' && { servers: [{ url: server, description: `dataset ${options.dataset}` }] }),
     tags: [
-      ...(root ? [{ name: 'API', description: 'Where to start: the datasets and their collections.' }] : []),
       ...[...mapping.types.values()].map((type) => ({
         name: type.name,
         description: `Members of <${type.classIri}>. Ids: ${describeIds(type.id)}.`,
       })),
+      ...(root ? [{ name: 'API', description: 'Where to start: the datasets and their collections.' }] : []),
     ],
     paths,
     components,
