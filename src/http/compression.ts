@@ -19,7 +19,7 @@ export const COMPRESSION_THRESHOLD = 1024;
  * does, at about gzip's speed (brotli's default, 11, is tuned for static files: tens of times
  * slower); gzip's default level, 6. docs/performance.md has the figures.
  */
-const BROTLI_OPTIONS = {
+export const BROTLI_OPTIONS = {
   params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
 };
 const compressBrotli = promisify(brotliCompress);
