@@ -137,9 +137,10 @@ export async function benchStore(
       options.connections[0] ?? 10,
       options.durationSeconds,
     );
-    const firstUrls = new Map(
-      SHAPES.filter((s) => urlsByShape.has(s.key)).map((s) => [s.label, urlsByShape.get(s.key)![0]!] as const),
-    );
+    const firstUrls = new Map([
+      ...SHAPES.filter((s) => urlsByShape.has(s.key)).map((s) => [s.label, urlsByShape.get(s.key)![0]!] as const),
+      ['100-item page', PAGE_OF_100] as const,
+    ]);
     const compressionCost = await compressionCosts(server.url, firstUrls, options.smoke ? 5 : 50);
 
     let peakRss = (await server.memory()).peakRss;

@@ -70,11 +70,14 @@ export async function runScaffold(argv: readonly string[], io: CliIo): Promise<n
             ? `--graph: expected an absolute IRI (http://example.org/graph), got '${graph}'`
             : sampleSize !== undefined && !(Number.isInteger(sampleSize) && sampleSize >= 1 && sampleSize <= 100_000)
               ? '--sample-size: expected a whole number from 1 to 100000'
-              : values.out !== undefined && !values.force && existsSync(values.out)
-                ? outExists(values.out)
-                : undefined;
+              : undefined;
   if (problem) {
     line(io.stderr, `${problem}\n\n${SCAFFOLD_USAGE}`);
+    return 2;
+  }
+  // Not a usage mistake: the message alone, before the data is read.
+  if (values.out !== undefined && !values.force && existsSync(values.out)) {
+    line(io.stderr, `sparql-jsonapi scaffold: ${outExists(values.out)}`);
     return 2;
   }
   const description = sourceDescription({ data, ...(endpoint && { endpoint }), ...(graph && { graph }) });

@@ -419,6 +419,7 @@ describe('scaffold: every member fits the id strategy, whatever the sample saw',
     expect(await main(['scaffold', '--data', 'data/sample.ttl', '--out', out], refused)).toBe(2);
     expect(refused.err.join('\n')).toContain(`--out: ${out} exists and is left as it is`);
     expect(refused.err.join('\n')).toContain('--force');
+    expect(refused.err.join('\n')).not.toContain('Usage:'); // no usage mistake: the message alone
     expect(readFileSync(out, 'utf8')).toBe(edited);
     const forced = captureIo();
     expect(await main(['scaffold', '--data', 'data/sample.ttl', '--out', out, '--force'], forced)).toBe(0);
