@@ -21,7 +21,12 @@ export interface Fetched {
  */
 export async function get(base: string, path: string, accept: string, signal?: AbortSignal): Promise<Fetched> {
   const start = performance.now();
-  const response = await fetch(base + path, { headers: { accept }, ...(signal && { signal }) });
+  // Uncompressed, as autocannon asks, so that figures compare with earlier runs; the compression
+  // section (compression.ts) measures the codings apart.
+  const response = await fetch(base + path, {
+    headers: { accept, 'accept-encoding': 'identity' },
+    ...(signal && { signal }),
+  });
   const text = await response.text();
   const ms = performance.now() - start;
   const timing = parseServerTiming(response.headers.get('server-timing'));

@@ -152,6 +152,38 @@ export function renderRun(run: RunResult): string {
         `p50 ${fixed(result.hop.p50)} ms, p95 ${fixed(result.hop.p95)} ms: the least any server adds to the floor's p50`,
       ]);
     parts.push(markdownTable(['figure', 'value'], extras), '');
+    if (result.compression)
+      parts.push(
+        'The 100-item page by Accept-Encoding (no response cache: every response compressed anew):',
+        '',
+        markdownTable(
+          ['coding', 'bytes on the wire', 'p50 (ms)', 'req/s'],
+          result.compression.map((c) => [
+            c.coding,
+            c.bytes.toLocaleString('en'),
+            fixed(c.p50),
+            `${rate(c.requestsPerSecond)} at ${c.connections} conn`,
+          ]),
+        ),
+        '',
+      );
+    if (result.compressionCost)
+      parts.push(
+        'Compression CPU per response (the server’s settings, median, one core):',
+        '',
+        markdownTable(
+          ['shape', 'bytes', 'gzip bytes', 'gzip ms', 'br bytes', 'br ms'],
+          result.compressionCost.map((c) => [
+            c.shape,
+            c.bytes.toLocaleString('en'),
+            c.gzip.bytes.toLocaleString('en'),
+            fixed(c.gzip.ms, 2),
+            c.br.bytes.toLocaleString('en'),
+            fixed(c.br.ms, 2),
+          ]),
+        ),
+        '',
+      );
     parts.push(
       markdownTable(
         ['target', 'scope', 'measured', 'status'],

@@ -1,3 +1,4 @@
+import type { CodingFigures, CompressionCost } from './compression.js';
 import type { ConcurrentResult, InterferenceResult, SequentialResult, SkippedRun } from './measure.js';
 import type { Size, StoreKind } from './options.js';
 import type { LatencySummary } from './stats.js';
@@ -41,6 +42,10 @@ export interface StoreResult {
   readonly interference: InterferenceResult | NotApplicable;
   /** Sequential requests to a bare node:http server, the same client (`measure.ts` bareHop); absent in older runs. */
   readonly hop?: LatencySummary;
+  /** The 100-item page per Accept-Encoding (absent in older runs). */
+  readonly compression?: readonly CodingFigures[];
+  /** What compressing one response body of each shape costs (absent in older runs). */
+  readonly compressionCost?: readonly CompressionCost[];
   /** The repeated identical request with the response cache on. */
   readonly cache:
     | {

@@ -5,6 +5,7 @@ import type { DatasetConfig } from '../src/cli/config.js';
 import { datasetOptions } from '../src/cli/open-datasets.js';
 import { loadMapping } from '../src/mapping/load-mapping.js';
 import type { Lane } from '../src/store/store.js';
+import { compressionCosts, pageByCoding } from './compression.js';
 import type { BenchDataset } from './datasets.js';
 import {
   bareHop,
@@ -27,6 +28,8 @@ import { percentile } from './stats.js';
 import { type BenchStore, embeddedServerConfig, embeddedStore, virtuosoStore } from './stores.js';
 
 export const MAPPING = new URL('../mappings/sample.yaml', import.meta.url).pathname;
+/** The 100-item page of the compression figures: 64 KB uncompressed at every size. */
+const PAGE_OF_100 = '/trade-activities?page%5Bsize%5D=100';
 /**
  * The response cache's dataset option. The cache is built on another branch; until it is merged
  * the server refuses the key and the cache figure is reported as n/a with the server's message.
@@ -125,6 +128,21 @@ export async function benchStore(
     }
     shapes.sort((a, b) => SHAPES.findIndex((s) => s.key === a.key) - SHAPES.findIndex((s) => s.key === b.key));
 
+    // The 100-item page compressed and not, and what compressing each shape's body costs.
+    log(`${dataset.size} ${kind}: the 100-item page by Accept-Encoding; compression's CPU per shape`);
+    const compression = await pageByCoding(
+      server.url,
+      PAGE_OF_100,
+      options.smoke ? 5 : 50,
+      options.connections[0] ?? 10,
+      options.durationSeconds,
+    );
+    const firstUrls = new Map([
+      ...SHAPES.filter((s) => urlsByShape.has(s.key)).map((s) => [s.label, urlsByShape.get(s.key)![0]!] as const),
+      ['100-item page', PAGE_OF_100] as const,
+    ]);
+    const compressionCost = await compressionCosts(server.url, firstUrls, options.smoke ? 5 : 50);
+
     let peakRss = (await server.memory()).peakRss;
     if (abandoned) {
       // A request that outlasted its limit still runs in the server: start afresh, so the
@@ -168,6 +186,8 @@ export async function benchStore(
       interference: interferenceResult,
       hop,
       cache,
+      compression,
+      compressionCost,
     };
   } finally {
     await server?.stop();

@@ -24,7 +24,16 @@ interface VirtuosoCommand {
   graph: string;
 }
 
-const USAGE = 'Usage: npm run virtuoso [-- --port 8890] [--sql-port 1111] [--data-dir DIR] [--graph IRI]';
+const USAGE = `Usage: npm run virtuoso [-- --port 8890] [--sql-port 1111] [--data-dir DIR] [--graph IRI]
+
+Starts a local Virtuoso (virtuoso-t) with the project's settings, and prints its endpoints and
+the commands that load a file into it and serve it. Ctrl-C stops it.
+
+  --port N        HTTP port of the SPARQL endpoint (default 8890; 0 for a free one)
+  --sql-port N    isql port (default 1111; 0 for a free one)
+  --data-dir DIR  keep the database there (default: a temporary one, removed on exit)
+  --graph IRI     the graph the printed commands load and serve (default http://example.org/graph/mine)
+  --help          this text`;
 // The password of a fresh Virtuoso database's dba; it listens on 127.0.0.1 only.
 const DBA_PASSWORD = 'dba';
 
@@ -33,7 +42,7 @@ const DBA_PASSWORD = 'dba';
  *
  * @example parseVirtuosoArgs(['--port', '0']) // → { httpPort: 0, sqlPort: 1111, dataDir: undefined, graph: 'http://example.org/graph/mine' }
  */
-function parseVirtuosoArgs(argv: readonly string[]): VirtuosoCommand {
+function parseVirtuosoArgs(argv: readonly string[]): VirtuosoCommand | 'help' {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -41,10 +50,12 @@ function parseVirtuosoArgs(argv: readonly string[]): VirtuosoCommand {
       'sql-port': { type: 'string', default: '1111' },
       'data-dir': { type: 'string' },
       graph: { type: 'string', default: 'http://example.org/graph/mine' },
+      help: { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
   });
+  if (values.help) return 'help';
   const port = (name: 'port' | 'sql-port'): number => {
     const text = values[name];
     const n = Number(text);
@@ -104,9 +115,14 @@ async function checkPortFree(port: number, flag: string): Promise<void> {
 async function main(argv: readonly string[]): Promise<number> {
   let command: VirtuosoCommand;
   try {
-    command = parseVirtuosoArgs(argv);
+    const parsed = parseVirtuosoArgs(argv);
+    if (parsed === 'help') {
+      console.log(USAGE);
+      return 0;
+    }
+    command = parsed;
   } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
   const binary = process.env.VIRTUOSO_T || findExecutable('virtuoso-t');

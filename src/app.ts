@@ -18,6 +18,7 @@ import { type HealthOptions, healthHandler } from './http/health.js';
 import { jsonApiHandler } from './http/json-api-handler.js';
 import { Metrics } from './http/metrics.js';
 import { ResponseCache, type ResponseCacheOptions } from './http/response-cache.js';
+import { rootDocumentHandler } from './http/root-document.js';
 import { type StaticHeaders, setHeaders, staticHeaders } from './http/static-headers.js';
 
 export interface AppOptions {
@@ -100,7 +101,8 @@ export function createApp(options: AppOptions): Express {
   const apiDescription = apiDescriptionHandler(byName, fallback); // /openapi.json: each dataset's OpenAPI 3.1, built once
   app.locals.apiDescription = apiDescription.description;
   app.use(apiDescription);
-  app.use(docsPageHandler(byName, fallback)); // /docs: Scalar's API reference (HTML), with its own CSP
+  app.use(docsPageHandler(byName, fallback)); // /docs (and / for a browser): Scalar's API reference (HTML), with its own CSP
+  app.use(rootDocumentHandler(byName, fallback)); // /: links to every dataset's collections, description and docs
   app.use(jsonApiHandler(byName, fallback, cache, windows, logger, options.shutdown)); // 405, negotiation, cache, plan, SPARQL, ETag/304
   app.use(errorHandler(logger)); // every error becomes a JSON:API error document, no-store
   return app;

@@ -3,6 +3,13 @@ import { main } from './main.js';
 
 // The executable: the process's streams and environment, and SIGINT/SIGTERM to stop `serve`.
 const stop = new AbortController();
+// A reader that stops reading (`openapi | head -1`) closes the pipe: a normal end for a command's
+// output, not a crash. Any other failure of the streams is still one.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
 process.once('SIGINT', () => stop.abort()).once('SIGTERM', () => stop.abort());
 const code = await main(process.argv.slice(2), {
   stdout: process.stdout,

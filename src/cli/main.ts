@@ -115,8 +115,15 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
   const stopping = new AbortController();
   // Not awaited: a store that is slow or down must not hold up start-up; the check only warns.
   const checksQuiet = new AbortController();
-  for (const d of datasets)
-    void warnEmptyTypes(d.name, d.mapping, d.store, logger.child({ dataset: d.name }), checksQuiet.signal);
+  for (const d of datasets) {
+    const { graph, endpoint } = config.datasets[d.name] ?? {};
+    const where = graph
+      ? `graph <${graph}>`
+      : endpoint
+        ? "the endpoint's default graph"
+        : "the union of the files' graphs";
+    void warnEmptyTypes(d.name, d.mapping, d.store, logger.child({ dataset: d.name }), checksQuiet.signal, where);
+  }
   const separateMetrics = config.metrics?.enabled !== false && config.metrics?.port !== undefined;
   const app = createApp({
     datasets,

@@ -19,6 +19,8 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
   const mappings = await Promise.all(
     entries.map(([, d]) => (d.mapping === undefined ? undefined : loadMapping(d.mapping))),
   );
+  for (const [index, [name]] of entries.entries())
+    for (const warning of mappings[index]?.warnings ?? []) logger.warn({ dataset: name }, warning);
   const datasets: Dataset[] = [];
   try {
     for (const [index, [name, d]] of entries.entries()) {

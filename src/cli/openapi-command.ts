@@ -44,6 +44,7 @@ export async function runOpenapi(argv: readonly string[], io: CliIo): Promise<nu
     dataset,
     serverUrl: serverUrl({ name: dataset, linkBase: values['link-base'] ?? '' }, true),
     plan: DEFAULT_DATASET_OPTIONS,
+    root: true,
   });
   line(io.stdout, JSON.stringify(document, null, 2));
   return 0;

@@ -50,6 +50,7 @@ export const scaffoldOptions = {
   user: { type: 'string' },
   password: { type: 'string' },
   out: { type: 'string' },
+  force: { type: 'boolean' },
   'sample-size': { type: 'string' },
   help: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
@@ -20,10 +21,16 @@ comments in it say what each part rests on and what to adjust (docs/scaffold.md)
   --endpoint URL       SPARQL 1.1 query endpoint instead (or env SPARQL_ENDPOINT)
   --graph IRI          the named graph to describe (or env SPARQL_GRAPH)
   --user U, --password P   credentials for the endpoint (or env SPARQL_USER, SPARQL_PASSWORD)
-  --out FILE           write the mapping there (default: standard output)
+  --out FILE           write the mapping there (default: standard output); a file that
+                       exists is left as it is (it may hold your edits) unless --force
+  --force              replace the --out file if it exists
   --sample-size N      members of each class the statistics look at (default 1000)
   --help               this text
 `;
+
+/** The refusal to write over a mapping that exists: it may be the user's edited one. */
+const outExists = (file: string): string =>
+  `--out: ${file} exists and is left as it is (it may hold your edits); give --force to replace it, or another --out`;
 
 /** How long one introspection query may take: longer than a request's, as nobody is waiting on a page. */
 const QUERY_TIMEOUT_MS = 60_000;
@@ -68,6 +75,11 @@ export async function runScaffold(argv: readonly string[], io: CliIo): Promise<n
     line(io.stderr, `${problem}\n\n${SCAFFOLD_USAGE}`);
     return 2;
   }
+  // Not a usage mistake: the message alone, before the data is read.
+  if (values.out !== undefined && !values.force && existsSync(values.out)) {
+    line(io.stderr, `sparql-jsonapi scaffold: ${outExists(values.out)}`);
+    return 2;
+  }
   const description = sourceDescription({ data, ...(endpoint && { endpoint }), ...(graph && { graph }) });
   let store: Store;
   try {
@@ -95,8 +107,17 @@ export async function runScaffold(argv: readonly string[], io: CliIo): Promise<n
       ...(sampleSize !== undefined && { sampleSize }),
       ...(io.signal && { signal: io.signal }),
     });
-    if (values.out) await writeFile(values.out, yaml);
-    else io.stdout.write(yaml);
+    if (values.out) {
+      // wx: checked before the data was read, and again now, so a file that appeared meanwhile is kept too.
+      const written = await writeFile(values.out, yaml, { flag: values.force ? 'w' : 'wx' }).catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') throw error;
+          line(io.stderr, `sparql-jsonapi scaffold: ${outExists(values.out!)}`);
+          return 'exists' as const;
+        },
+      );
+      if (written === 'exists') return 2;
+    } else io.stdout.write(yaml);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     line(
       io.stderr,

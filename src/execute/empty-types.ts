@@ -55,12 +55,14 @@ function strategyOf(type: ResourceType): string {
 /**
  * Start-up check of a dataset: warns once for every type of its mapping that has no member at all
  * (a wrong class, id strategy or graph is the usual cause), e.g. `type "units" has no member (no
- * resource of class <http://…> with an id of its strategy: a <…uuid> value) in dataset default`.
- * One query for all types, on the heavy lane. It never rejects: when the store cannot answer, it
- * warns that the check could not run. Once `quiet` has aborted (the server is stopping) it logs
- * nothing, since the store closing under the query is no news.
+ * resource of class <http://…> with an id of its strategy: a <…uuid> value) in dataset default,
+ * graph <http://…>`; `where` names the graph the store reads (a graph, or the union of the files').
+ * When no type has a member, one warning says so, naming the graph: a wrong `--graph` is then the
+ * likely cause, not each type. One query for all types, on the heavy lane. It never rejects: when
+ * the store cannot answer, it warns that the check could not run. Once `quiet` has aborted (the
+ * server is stopping) it logs nothing, since the store closing under the query is no news.
  *
- * @example void warnEmptyTypes('default', mapping, store, logger, stopping.signal)
+ * @example void warnEmptyTypes('default', mapping, store, logger, stopping.signal, 'graph <http://example.org/g>')
  */
 export async function warnEmptyTypes(
   dataset: string,
@@ -68,6 +70,7 @@ export async function warnEmptyTypes(
   store: Store,
   logger: Pick<Logger, 'warn'>,
   quiet?: AbortSignal,
+  where = 'its store',
 ): Promise<void> {
   let empty: ResourceType[];
   try {
@@ -81,10 +84,17 @@ export async function warnEmptyTypes(
     return;
   }
   if (quiet?.aborted) return;
+  if (empty.length > 1 && empty.length === mapping.types.size) {
+    logger.warn(
+      { types: empty.map((type) => type.name) },
+      `no type of dataset ${dataset} has a member in ${where}: is that the graph the data is in? (types: ${empty.map((type) => type.name).join(', ')})`,
+    );
+    return;
+  }
   for (const type of empty) {
     logger.warn(
       { type: type.name, class: type.classIri },
-      `type "${type.name}" has no member (no resource of class <${type.classIri}> with an id of its strategy: ${strategyOf(type)}) in dataset ${dataset}`,
+      `type "${type.name}" has no member (no resource of class <${type.classIri}> with an id of its strategy: ${strategyOf(type)}) in dataset ${dataset}, ${where}`,
     );
   }
 }

@@ -51,10 +51,11 @@ export async function checkEngines(
           return;
         } catch (error) {
           if (signal.aborted) return;
+          // Info, not a warning: the empty-types check (empty-types.ts) already warns that the store is down.
           if (attempt === 1)
-            logger.warn(
+            logger.info(
               { dataset: name, err: (error as Error).message ?? error },
-              `could not check the engine of dataset ${name} (asking again every ${RETRY_MS / 1000} s): ${(error as Error).message ?? error}`,
+              `could not check the engine of dataset ${name} yet (asking again every ${RETRY_MS / 1000} s): ${(error as Error).message ?? error}`,
             );
           await sleep(RETRY_MS, undefined, { signal, ref: false }).catch(() => undefined);
         }

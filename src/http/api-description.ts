@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { type Dataset, optionsOf } from '../dataset.js';
 import { openApiDocument } from '../openapi/openapi-document.js';
-import { type Representation, representBytes, sendRepresentation } from './conditional.js';
+import { sendVariants, Variants } from './compression.js';
+import { type Representation, representBytes } from './conditional.js';
 import { parsedTarget } from './parsed-target.js';
 
 /**
@@ -30,6 +31,7 @@ function describeDataset(dataset: Dataset, isDefault: boolean): Representation {
     serverUrl: serverUrl(dataset, isDefault),
     plan: optionsOf(dataset),
     explain: optionsOf(dataset).explain,
+    root: isDefault,
   });
   return representBytes(Buffer.from(JSON.stringify(document)), CONTENT_TYPE);
 }
@@ -69,18 +71,20 @@ export function apiDescriptionHandler(
   datasets: ReadonlyMap<string, Dataset>,
   defaultDataset: Dataset,
 ): RequestHandler & { readonly description: (dataset?: string) => Representation | undefined } {
-  const bodies = new Map([...datasets.values()].map((d) => [d, describeDataset(d, d === defaultDataset)]));
-  const handler: RequestHandler = (req, res, next) => {
+  const bodies = new Map(
+    [...datasets.values()].map((d) => [d, new Variants(describeDataset(d, d === defaultDataset))]),
+  );
+  const handler: RequestHandler = async (req, res, next) => {
     const target = staticTarget(req, datasets, defaultDataset);
     if (target?.name !== 'openapi.json') return next();
-    // Every request gets the same bytes: nothing to Vary on.
-    sendRepresentation(req, res, bodies.get(target.dataset)!, 'no-cache', []);
+    // Every request gets the same bytes, compressed or not: Vary names Accept-Encoding alone.
+    await sendVariants(req, res, bodies.get(target.dataset)!, 'no-cache', []);
   };
   // What /openapi.json serves, read without a request (tests hold every response to it this way,
   // without adding requests to the metrics and logs they check).
   const description = (name?: string) => {
     const dataset = name === undefined ? defaultDataset : datasets.get(name);
-    return dataset && bodies.get(dataset);
+    return dataset && bodies.get(dataset)?.identity;
   };
   return Object.assign(handler, { description });
 }

@@ -57,6 +57,17 @@ export function entityTag(body: Buffer): string {
 }
 
 /**
+ * Whether the request's `If-None-Match` matches `etag` (a list, `*`, and `W/` tags compared
+ * weakly): the precondition fails, and the answer is a 304.
+ *
+ * @example isFresh(req, '"2b-…"') // true for If-None-Match: "2b-…"
+ */
+export function isFresh(req: Request, etag: string): boolean {
+  const ifNoneMatch = req.headers['if-none-match'];
+  return ifNoneMatch !== undefined && fresh({ 'if-none-match': ifNoneMatch }, { etag });
+}
+
+/**
  * Answers a GET or HEAD with a representation: 304 with no body when the request's
  * `If-None-Match` matches its ETag (a list, `*`, and `W/` tags compared weakly, as RFC 9110
  * §13.1.2 asks), the 200 otherwise. Both carry ETag, Cache-Control and Vary; a HEAD gets the
@@ -85,8 +96,7 @@ export function sendRepresentation(
   // nothing to compare with. The request's Cache-Control is left out on purpose: `fresh` treats
   // `no-cache` as a forced reload, a rule for caches, while an origin server evaluates the
   // precondition regardless (RFC 9110 §13.2.2).
-  const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch !== undefined && fresh({ 'if-none-match': ifNoneMatch }, { etag: representation.etag })) {
+  if (isFresh(req, representation.etag)) {
     // A 304 keeps ETag, Cache-Control and Vary and no representation metadata (RFC 9110 §15.4.5).
     res.statusCode = 304;
     res.end();

@@ -7,6 +7,7 @@ import type { Dataset } from '../dataset.js';
 import { JSON_API } from '../request/media-types.js';
 import { serverUrl, staticTarget } from './api-description.js';
 import { type Representation, representBytes, sendRepresentation } from './conditional.js';
+import { parsedTarget } from './parsed-target.js';
 
 /**
  * The page only loads what this server serves; Scalar injects its styles (`<style>` elements and
@@ -95,7 +96,8 @@ const SCALAR_CACHE_CONTROL = 'public, max-age=86400';
  * it. `docs` is a valid type name, so the page is content-negotiated: a request that prefers HTML
  * (a browser's) gets the page; when the dataset has a type named `docs`, every other request
  * (JSON:API's Accept, `*` `/` `*`) goes on to that type's collection, and without one the page is
- * the answer to any Accept that takes HTML.
+ * the answer to any Accept that takes HTML. `GET /` from a browser (an Accept that prefers HTML to
+ * JSON:API) gets the default dataset's page too; any other `/` is the root document.
  *
  * @example app.use(docsPageHandler(datasets, defaultDataset))
  */
@@ -110,13 +112,17 @@ export function docsPageHandler(datasets: ReadonlyMap<string, Dataset>, defaultD
       sendRepresentation(req, res, gzip ? bundle.gzip : bundle.plain, SCALAR_CACHE_CONTROL, ['Accept-Encoding']);
       return;
     }
-    if (target?.name !== 'docs') return next();
-    const html = target.dataset.mapping.types.has('docs')
-      ? req.accepts([JSON_API, 'text/html'])
-      : req.accepts(['text/html', JSON_API]);
+    // `/` is the root document (root-document.ts), or, for a browser, the default dataset's page.
+    const root =
+      target === undefined && (req.method === 'GET' || req.method === 'HEAD') && parsedTarget(req).path === '/';
+    if (target?.name !== 'docs' && !root) return next();
+    const html =
+      root || target?.dataset.mapping.types.has('docs')
+        ? req.accepts([JSON_API, 'text/html'])
+        : req.accepts(['text/html', JSON_API]);
     res.vary('Accept'); // the collection, when the page is not chosen, is negotiated on Accept too
     if (html !== 'text/html') return next();
-    const { page, csp } = pages.get(target.dataset)!;
+    const { page, csp } = pages.get(target?.dataset ?? defaultDataset)!;
     res.setHeader('Content-Security-Policy', csp);
     sendRepresentation(req, res, page, 'no-cache', ['Accept']);
   };

@@ -14,7 +14,8 @@ import { EXPLAIN_PARAMETER, parseQuery } from '../request/parse-query.js';
 import { requestLink } from '../shape/page-links.js';
 import { type DeadlineSignal, deadlineSignal } from '../store/deadline-signal.js';
 import { QueryRecorder } from '../store/query-recorder.js';
-import { represent, sendRepresentation } from './conditional.js';
+import { sendVariants, Variants } from './compression.js';
+import { represent } from './conditional.js';
 import { ALLOW } from './cors.js';
 import { explanation, queryLog } from './explain.js';
 import { parsedTarget } from './parsed-target.js';
@@ -69,7 +70,7 @@ export function jsonApiHandler(
     const cached = cache.get(key, options.cacheTtlSeconds);
     if (cached) {
       res.setHeader('Server-Timing', 'cache;desc=hit');
-      sendRepresentation(req, res, cached, options.cacheControl);
+      await sendVariants(req, res, cached, options.cacheControl, undefined, () => cache.grown(key));
       return;
     }
     const parameters = parseQuery(key.query, options.filterSyntax);
@@ -100,12 +101,12 @@ export function jsonApiHandler(
         // An explanation is of this one run: never cached, here or by anyone.
         document.meta = { ...document.meta, explain: explanation(trace, recorder) };
         res.setHeader('Server-Timing', timing);
-        sendRepresentation(req, res, represent(document), 'no-store');
+        await sendVariants(req, res, new Variants(represent(document)), 'no-store');
         return;
       }
-      const representation = cache.set(key, represent(document), options.cacheTtlSeconds);
+      const variants = cache.set(key, new Variants(represent(document)), options.cacheTtlSeconds);
       res.setHeader('Server-Timing', timing + (options.cacheTtlSeconds > 0 ? ', cache;desc=miss' : ''));
-      sendRepresentation(req, res, representation, options.cacheControl);
+      await sendVariants(req, res, variants, options.cacheControl, undefined, () => cache.grown(key));
     } catch (error) {
       res.setHeader('Server-Timing', recorder.serverTiming(trace.name()));
       if (!signal.aborted) throw error;

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Representation } from './conditional.js';
+import type { Variants } from './compression.js';
 
 export interface ResponseCacheOptions {
   /** Bound on the bytes all entries hold together (bodies, ETags and keys); 64 MiB by default. */
@@ -31,38 +31,48 @@ export const DEFAULT_CACHE_MAX_BYTES = 64 * 2 ** 20;
  *
  * @example
  * const cache = new ResponseCache({ maxBytes: 2 ** 20 });
- * cache.set(key, represent(document), 30);
- * cache.get(key, 30); // the same representation for 30 s
+ * cache.set(key, new Variants(represent(document)), 30);
+ * cache.get(key, 30); // the same body (and its compressed forms) for 30 s
  */
 export class ResponseCache {
-  private readonly entries: LRUCache<string, Representation>;
+  private readonly entries: LRUCache<string, Variants>;
 
   constructor(private readonly options: ResponseCacheOptions = {}) {
     const maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
-    this.entries = new LRUCache<string, Representation>({
+    this.entries = new LRUCache<string, Variants>({
       maxSize: maxBytes,
       // A body larger than the whole bound is not stored rather than flushing everything else.
       maxEntrySize: maxBytes,
-      sizeCalculation: (value, key) => value.body.length + value.etag.length + key.length,
+      // The body and the compressed forms made so far ({@link ResponseCache.grown} recounts).
+      sizeCalculation: (value, key) => value.bytes + key.length,
       // Exact expiry, with no timer per lookup; reading the clock is cheap.
       ttlResolution: 0,
       ...(options.clock && { perf: options.clock }),
     });
   }
 
-  /** The cached representation, or `undefined`; always `undefined` when `ttlSeconds` is 0. */
-  get(key: CacheKey, ttlSeconds: number): Representation | undefined {
+  /** The cached body and its compressed forms, or `undefined`; always `undefined` when `ttlSeconds` is 0. */
+  get(key: CacheKey, ttlSeconds: number): Variants | undefined {
     if (ttlSeconds <= 0) return undefined;
     const hit = this.entries.get(serialise(key));
     this.options.onLookup?.(key.dataset, hit !== undefined);
     return hit;
   }
 
-  /** Keeps a 200's representation for `ttlSeconds` (nothing when 0); returns it for chaining. */
-  set(key: CacheKey, representation: Representation, ttlSeconds: number): Representation {
-    if (ttlSeconds > 0)
-      this.entries.set(serialise(key), representation, { ttl: Math.max(1, Math.round(ttlSeconds * 1000)) });
-    return representation;
+  /** Keeps a 200's body (with the compressed forms it has) for `ttlSeconds` (nothing when 0); returns it for chaining. */
+  set(key: CacheKey, variants: Variants, ttlSeconds: number): Variants {
+    if (ttlSeconds > 0) this.entries.set(serialise(key), variants, { ttl: Math.max(1, Math.round(ttlSeconds * 1000)) });
+    return variants;
+  }
+
+  /**
+   * Recounts an entry's bytes once a compressed form was added to it (a hit from a client that
+   * takes another coding), keeping its expiry; nothing when the entry has gone meanwhile.
+   */
+  grown(key: CacheKey): void {
+    const serialised = serialise(key);
+    const variants = this.entries.peek(serialised);
+    if (variants) this.entries.set(serialised, variants, { noUpdateTTL: true });
   }
 }
 

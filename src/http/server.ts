@@ -24,14 +24,28 @@ export function createApiServer(app: Express, logger: Logger): Server {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable) return;
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
     // A HEAD gets the head alone, as everywhere: what Node read of the request tells the method.
-    const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    const head = rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     logger.info({ code: error.code }, 'unparsable request');
     if (tooLarge)
       answerRaw(socket, 431, 'Request Header Fields Too Large', 'The request headers exceed 16 KB.', {}, head);
-    else answerRaw(socket, 400, 'Bad Request', 'The request is not valid HTTP/1.1.', {}, head);
+    else answerRaw(socket, 400, 'Bad Request', unparsableDetail(error, rawPacket), {}, head);
   });
   return server;
+}
+
+/**
+ * Why a request could not be parsed, in words: most often a URL typed with characters a URL
+ * carries only percent-encoded (`curl '…?filter=Élodie'`, a space), which gets the hint to
+ * encode them; anything else is just not HTTP/1.1.
+ */
+function unparsableDetail(error: NodeJS.ErrnoException, rawPacket: Buffer | undefined): string {
+  const end = rawPacket?.indexOf('\r\n') ?? -1;
+  const requestLine = rawPacket?.subarray(0, end < 0 ? undefined : end).toString('latin1') ?? '';
+  const target = requestLine.split(' ').slice(1, -1).join(' ');
+  if (error.code !== 'HPE_INVALID_URL' && !/[^\x21-\x7e]/.test(target)) return 'The request is not valid HTTP/1.1.';
+  return "The request is not valid HTTP/1.1: its URL holds characters that a URL carries only percent-encoded (non-ASCII letters, spaces, quotes). Percent-encode them as UTF-8 (Élodie → %C3%89lodie): curl -G --data-urlencode 'filter=Élodie' URL, or encodeURIComponent in JavaScript.";
 }
 
 /** Writes a whole HTTP/1.1 response with a JSON:API error document to a raw socket, and closes it. */

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
+import { checkDatatype } from './check-datatype.js';
 import { isSafeAbsoluteIri } from './iri.js';
 import { EVERY_LANGUAGE } from './language.js';
 import { type IdSpec, type MappingFile, mappingSchema } from './mapping-schema.js';
@@ -66,7 +67,8 @@ export function compileMapping(raw: unknown, source: string): Mapping {
     );
   }
   const problems: string[] = [];
-  const draft: Mapping = { source, types: compileTypes(parsed.data, problems) };
+  const warnings: string[] = [];
+  const draft: Mapping = { source, types: compileTypes(parsed.data, problems, warnings) };
   // Sort paths cross types, so default sorts resolve once every type exists.
   const types = new Map<string, ResourceType>();
   for (const type of draft.types.values()) {
@@ -78,10 +80,14 @@ export function compileMapping(raw: unknown, source: string): Mapping {
     types.set(type.name, Object.freeze({ ...type, defaultSort: Object.freeze(defaultSort) }));
   }
   if (problems.length > 0) throw new MappingError(source, problems);
-  return Object.freeze({ source, types });
+  return Object.freeze({
+    source,
+    types,
+    ...(warnings.length > 0 && { warnings: Object.freeze(warnings.map((w) => `${source}: ${w}`)) }),
+  });
 }
 
-function compileTypes(file: MappingFile, problems: string[]): Map<string, ResourceType> {
+function compileTypes(file: MappingFile, problems: string[], warnings: string[]): Map<string, ResourceType> {
   const prefixes = file.prefixes ?? {};
   for (const [name, namespace] of Object.entries(prefixes)) {
     if (!isSafeAbsoluteIri(namespace))
@@ -105,6 +111,10 @@ function compileTypes(file: MappingFile, problems: string[]): Map<string, Resour
     for (const [field, attr] of Object.entries(spec.attributes ?? {})) {
       checkFieldName(field, `${at}.attributes.${field}`, problems);
       const long = typeof attr === 'string' ? { predicate: attr } : attr;
+      const datatypePath = `${at}.attributes.${field}.datatype`;
+      const datatype = long.datatype === undefined ? undefined : expand(long.datatype, datatypePath);
+      const verdict = datatype ? checkDatatype(datatype, long.datatype!) : undefined;
+      if (verdict) ('problem' in verdict ? problems : warnings).push(`${datatypePath}: ${Object.values(verdict)[0]}`);
       if (long.strictLanguage !== undefined && (long.language === undefined || long.language === EVERY_LANGUAGE))
         problems.push(
           `${at}.attributes.${field}.strictLanguage: needs a language tag (language: de), not ${long.language === undefined ? 'no language' : "'*'"}`,
@@ -114,7 +124,7 @@ function compileTypes(file: MappingFile, problems: string[]): Map<string, Resour
         Object.freeze({
           name: field,
           predicate: expand(long.predicate, `${at}.attributes.${field}.predicate`),
-          ...(long.datatype !== undefined && { datatype: expand(long.datatype, `${at}.attributes.${field}.datatype`) }),
+          ...(datatype !== undefined && { datatype }),
           ...(long.language !== undefined && { language: long.language.toLowerCase() }),
           ...(long.strictLanguage === true && { strictLanguage: true }),
           many: long.many ?? false,

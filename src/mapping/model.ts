@@ -73,4 +73,6 @@ export interface Mapping {
   /** Where the mapping came from, for messages. */
   readonly source: string;
   readonly types: ReadonlyMap<string, ResourceType>;
+  /** What loads but is likely a mistake (`file: key.path: why`): the server logs each at start-up. */
+  readonly warnings?: readonly string[];
 }

@@ -1,9 +1,7 @@
 import type { Mapping, ResourceType } from '../mapping/model.js';
 import { reachableTypes } from './field-paths.js';
 import { type Json, names, orNull, ref } from './json-schema.js';
-
-const LINK = { type: 'string', format: 'uri-reference' } as const;
-const NULLABLE_LINK = { type: ['string', 'null'], format: 'uri-reference' } as const;
+import { EXAMPLE_ID, link } from './words.js';
 
 /** Shared component names (with a dot, like every non-resource component). */
 export const SHARED = {
@@ -15,7 +13,8 @@ export const SHARED = {
 } as const;
 
 /** The schemas every type's documents share: the `jsonapi` object, error documents, page links and meta. */
-export function sharedSchemas(): Record<string, Json> {
+export function sharedSchemas(exampleType = 'things'): Record<string, Json> {
+  const page = (n: number) => `/${exampleType}?page%5Bnumber%5D=${n}`;
   return {
     [SHARED.jsonapi]: {
       type: 'object',
@@ -61,7 +60,13 @@ export function sharedSchemas(): Record<string, Json> {
       description:
         'A page’s links: each keeps the request’s other query parameters. prev is null on the first page and next on the last; last is left out when the dataset does not count, and on cursor pages (where prev and next carry cursors and first none).',
       required: ['self', 'first', 'prev', 'next'],
-      properties: { self: LINK, first: LINK, prev: NULLABLE_LINK, next: NULLABLE_LINK, last: LINK },
+      properties: {
+        self: link(page(1)),
+        first: link(page(0)),
+        prev: link(page(0), true),
+        next: link(page(2), true),
+        last: link(page(4)),
+      },
     },
     [SHARED.pageMeta]: {
       type: 'object',
@@ -103,12 +108,14 @@ export function documentSchemas(mapping: Mapping, type: ResourceType, includeDep
   const identifier = ref(names.identifier(type.name));
   const jsonapi = ref(SHARED.jsonapi);
   const included = { ...ref(names.included(type.name)) };
-  const self = { type: 'object', required: ['self'], additionalProperties: false, properties: { self: LINK } };
+  const at = `/${type.name}/${EXAMPLE_ID}`;
+  const self = { type: 'object', required: ['self'], additionalProperties: false, properties: { self: link(at) } };
   const linkageLinks = {
     type: 'object',
     required: ['self', 'related'],
     additionalProperties: false,
-    properties: { self: LINK, related: LINK },
+    // A linkage URL is its source's (any type that points here): the example leaves it open.
+    properties: { self: link(`/…/${EXAMPLE_ID}/links/…`), related: link(`/…/${EXAMPLE_ID}/…`) },
   };
   const reachable = reachableTypes(mapping, type, includeDepth);
   const document = (
@@ -145,7 +152,12 @@ export function documentSchemas(mapping: Mapping, type: ResourceType, includeDep
     [names.toManyLinkage(type.name)]: document(
       `A page of linkage to ${type.name}`,
       { type: 'array', items: identifier },
-      { ...ref(SHARED.pageLinks), properties: { related: LINK }, required: ['related'], unevaluatedProperties: false },
+      {
+        ...ref(SHARED.pageLinks),
+        properties: { related: link(`/…/${EXAMPLE_ID}/…`) },
+        required: ['related'],
+        unevaluatedProperties: false,
+      },
       { meta: ref(SHARED.pageMeta) },
     ),
   };

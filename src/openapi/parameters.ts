@@ -47,13 +47,15 @@ export function parameterComponents(
     ),
     'page.offset': query(
       'page[offset]',
-      'Offset pagination as JSON:API recommends it: the resources to skip, from 0 (any number, not only multiples of page[limit]). Not with page[number], page[size], page[after], page[before] or the cursor pagination profile. Links keep this form.',
-      { type: 'integer', minimum: 0, default: 0 },
+      'Offset pagination as JSON:API recommends it: the resources to skip, from 0 by default (any number, not only multiples of page[limit]). Not with page[number], page[size], page[after], page[before] or the cursor pagination profile. Links keep this form.',
+      // No `default` here nor on page[limit]: the docs page's client fills in every default, and
+      // page[number]'s and page[offset]'s together are a request the server refuses as mixed.
+      { type: 'integer', minimum: 0 },
     ),
     'page.limit': query(
       'page[limit]',
       `Resources per page, with page[offset]: as page[size] (default ${defaultSize}, at most ${maxSize}).`,
-      { type: 'integer', minimum: 1, maximum: maxSize, default: defaultSize },
+      { type: 'integer', minimum: 1, maximum: maxSize },
     ),
     'page.after': query(
       'page[after]',

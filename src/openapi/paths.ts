@@ -2,6 +2,7 @@ import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
 import { CURSOR_PAGINATION_MEDIA_TYPE, CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
 import { type Json, names, ref } from './json-schema.js';
 import { PAGE_PARAMETERS } from './parameters.js';
+import { oneOf, typeWords } from './words.js';
 
 /** The error responses of every dataset URL; 400 only where a query parameter can be wrong. */
 export const ERROR_STATUSES = ['400', '404', '406', '414', '415', '502', '503', '504'] as const;
@@ -73,7 +74,7 @@ function collection(type: ResourceType, fields: readonly Json[]): Operation {
   return {
     id: `${type.name}.list`,
     tag: type.name,
-    summary: `List ${type.name}`,
+    summary: `List ${typeWords(type.name)}`,
     description: `A page of ${type.name}, sorted, filtered and paged as asked. An empty list is 200 with data: []. Ask for the cursor pagination profile in Accept (${CURSOR_PAGINATION_PROFILE}) to get cursor pages from the first page on.`,
     parameters: [...listParameters(type), ...documentParameters(type, fields)],
     ok: names.collection(type.name),
@@ -84,7 +85,7 @@ function single(type: ResourceType, fields: readonly Json[]): Operation {
   return {
     id: `${type.name}.get`,
     tag: type.name,
-    summary: `Get one of ${type.name}`,
+    summary: `Get one ${oneOf(type.name)}`,
     description: `One ${type.name} by id; 404 when there is none.`,
     parameters: documentParameters(type, fields),
     ok: names.single(type.name),
@@ -101,7 +102,7 @@ function related(
   return {
     id: `${type.name}.${relationship.name}.related`,
     tag: type.name,
-    summary: `${relationship.name} of one of ${type.name}`,
+    summary: `${many ? 'List' : 'Get'} the ${typeWords(relationship.name)} of one ${oneOf(type.name)}`,
     description: many
       ? `The ${target.name} the ${type.name}'s ${relationship.name} point at, as a list (sorted, filtered and paged like a collection); 404 when the ${type.name} does not exist.`
       : `The ${target.name} the ${type.name}'s ${relationship.name} points at, or null; 404 when the ${type.name} does not exist.`,
@@ -120,7 +121,7 @@ function linkage(
   return {
     id: `${type.name}.${relationship.name}.${spelling === 'links' ? 'linkage' : 'relationship'}`,
     tag: type.name,
-    summary: `${relationship.name} linkage of one of ${type.name}${spelling === 'relationships' ? ' (/relationships/)' : ''}`,
+    summary: `Get the ${typeWords(relationship.name)} linkage of one ${oneOf(type.name)}${spelling === 'relationships' ? ' (/relationships/)' : ''}`,
     description: `Resource identifiers of the ${target.name} the relationship points at (${many ? 'a list: sorted, filtered and paged like a collection' : 'one, or null'}), with links.self and links.related; 404 when the ${type.name} does not exist. /${type.name}/{id}/links/${relationship.name} and /${type.name}/{id}/relationships/${relationship.name} answer alike.`,
     parameters: many ? listParameters(target) : [],
     ok: many ? names.toManyLinkage(target.name) : names.toOneLinkage(target.name),
@@ -169,6 +170,7 @@ export function okResponses(paths: Record<string, Json>): Record<string, Json> {
         ETag: ref('etag', 'headers'),
         'Cache-Control': ref('cache-control', 'headers'),
         Vary: ref('vary', 'headers'),
+        'Content-Encoding': ref('content-encoding', 'headers'),
         'Server-Timing': ref('server-timing', 'headers'),
       },
       // One key, the media type: a cursor page's Content-Type adds the profile parameter, which the

@@ -3,8 +3,7 @@ import { EVERY_LANGUAGE, UNTAGGED_KEY } from '../mapping/language.js';
 import type { Attribute, Relationship, ResourceType } from '../mapping/model.js';
 import { FLOATING_TYPES, INTEGER_TYPES, XSD, XSD_BOOLEAN, XSD_DECIMAL } from '../rdf/vocabulary.js';
 import { type Json, names, orNull, ref } from './json-schema.js';
-
-const LINK = { type: 'string', format: 'uri-reference' } as const;
+import { EXAMPLE_ID, link } from './words.js';
 
 /**
  * The JSON one value of an attribute becomes (`shape/literal-to-json.ts`). The datatype the mapping
@@ -65,7 +64,8 @@ function attributeSchema(attribute: Attribute): Json {
 }
 
 /** A relationship object: its links always, its linkage (`data`) when the request includes it. */
-function relationshipSchema(relationship: Relationship): Json {
+function relationshipSchema(type: ResourceType, relationship: Relationship): Json {
+  const at = `/${type.name}/${EXAMPLE_ID}`;
   const identifier = ref(names.identifier(relationship.target));
   return {
     type: 'object',
@@ -77,7 +77,7 @@ function relationshipSchema(relationship: Relationship): Json {
         type: 'object',
         required: ['self', 'related'],
         additionalProperties: false,
-        properties: { self: LINK, related: LINK },
+        properties: { self: link(`${at}/links/${relationship.name}`), related: link(`${at}/${relationship.name}`) },
       },
       data: relationship.cardinality === 'one' ? orNull(identifier) : { type: 'array', items: identifier },
     },
@@ -107,7 +107,7 @@ export function resourceSchemas(type: ResourceType): Record<string, Json> {
   const typeName = { type: 'string', const: type.name };
   const attributes = Object.fromEntries([...type.attributes.values()].map((a) => [a.name, attributeSchema(a)]));
   const relationships = Object.fromEntries(
-    [...type.relationships.values()].map((r) => [r.name, relationshipSchema(r)]),
+    [...type.relationships.values()].map((r) => [r.name, relationshipSchema(type, r)]),
   );
   return {
     [names.resource(type.name)]: {
@@ -121,7 +121,12 @@ export function resourceSchemas(type: ResourceType): Record<string, Json> {
         id,
         attributes: { type: 'object', additionalProperties: false, properties: attributes },
         relationships: { type: 'object', additionalProperties: false, properties: relationships },
-        links: { type: 'object', required: ['self'], additionalProperties: false, properties: { self: LINK } },
+        links: {
+          type: 'object',
+          required: ['self'],
+          additionalProperties: false,
+          properties: { self: link(`/${type.name}/${EXAMPLE_ID}`) },
+        },
         meta: ITEM_META,
       },
     },

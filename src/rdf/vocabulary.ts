@@ -55,3 +55,48 @@ export const FLOATING_TYPES: ReadonlySet<string> = new Set([XSD_DOUBLE, XSD_FLOA
 
 /** Every XSD numeric type: the integers, `xsd:decimal` and the floating-point types. */
 export const NUMERIC_TYPES: ReadonlySet<string> = new Set([...INTEGER_TYPES, XSD_DECIMAL, ...FLOATING_TYPES]);
+
+/**
+ * The local names of XSD 1.1's built-in datatypes (XML Schema Part 2, §3): a mapping's `datatype`
+ * in the XSD namespace must be one of them; any other is a typo (`xsd:decmal`).
+ */
+export const XSD_DATATYPE_NAMES: readonly string[] = Object.freeze([
+  'anyType',
+  'anySimpleType',
+  'anyAtomicType',
+  'string',
+  'normalizedString',
+  'token',
+  'language',
+  'Name',
+  'NCName',
+  'NMTOKEN',
+  'NMTOKENS',
+  'ID',
+  'IDREF',
+  'IDREFS',
+  'ENTITY',
+  'ENTITIES',
+  'boolean',
+  'decimal',
+  ...INTEGER_TYPE_NAMES,
+  'float',
+  'double',
+  'duration',
+  'yearMonthDuration',
+  'dayTimeDuration',
+  'dateTime',
+  'dateTimeStamp',
+  'time',
+  'date',
+  'gYearMonth',
+  'gYear',
+  'gMonthDay',
+  'gDay',
+  'gMonth',
+  'hexBinary',
+  'base64Binary',
+  'anyURI',
+  'QName',
+  'NOTATION',
+]);

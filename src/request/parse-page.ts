@@ -83,9 +83,11 @@ export function parsePage(
   const numberValue = raw.get('number');
   const number = numberValue === undefined ? 0 : integer('page[number]', numberValue, 0, ' (pages count from 0)');
   if (number * size > MAX_OFFSET) {
+    // Exact products in the message, however many digits the client sent.
+    const skipped = BigInt(numberValue!) * BigInt(size);
     throw badParameter(
       'page[number]',
-      `page[number] ${number} of ${size} skips ${number * size} resources; at most ${MAX_OFFSET} can be skipped (follow cursors beyond).`,
+      `page[number] ${BigInt(numberValue!)} of ${size} skips ${skipped} resources; at most ${MAX_OFFSET} can be skipped (follow cursors beyond).`,
     );
   }
   // With the profile, page[number] jumps into the list; the page's cursors go on from there.
@@ -131,7 +133,7 @@ function offsetFormPage(
   if (offset > MAX_OFFSET)
     throw badParameter(
       'page[offset]',
-      `page[offset] ${offset} skips more than ${MAX_OFFSET} resources, the most that can be skipped (follow cursors beyond).`,
+      `page[offset] ${BigInt(offsetValue!)} skips more than ${MAX_OFFSET} resources, the most that can be skipped (follow cursors beyond).`,
     );
   return { kind: 'offset', form: 'offset', offset, size };
 }
@@ -143,7 +145,7 @@ function pageSize(parameter: string, value: string | undefined, fallback: number
     throw new JsonApiError(
       400,
       'Page size requested is too large',
-      `${parameter} is ${size}, but ${limits.maxSize} is the maximum.`,
+      `${parameter} is ${BigInt(value!)}, but ${limits.maxSize} is the maximum.`,
       {
         source: { parameter },
         // The cursor pagination profile's max-size error. Its `links.type` is left out: the JSON:API
@@ -155,9 +157,14 @@ function pageSize(parameter: string, value: string | undefined, fallback: number
   return size;
 }
 
-/** Ten digits at most: enough for any offset a store takes ({@link MAX_OFFSET}), and never a float. */
+/**
+ * Digits only: never a float, a sign or a space. Any number of them: a number too large to be
+ * exact here (`9007199254740993`, `1e30` digits long) is still larger than any limit, so the
+ * caller's limit check names it rather than calling it no integer; messages print the digits
+ * the client sent (as a BigInt), not the rounded double.
+ */
 function integer(parameter: string, value: string, min: 0 | 1, hint = ''): number {
-  const number = /^[0-9]{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  const number = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
   if (!(number >= min)) {
     throw badParameter(
       parameter,

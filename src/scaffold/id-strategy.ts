@@ -1,5 +1,6 @@
 import { ID_PATTERNS } from '../mapping/ids.js';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
+import { encodeLocalId, LOCAL_ID_MAX } from '../mapping/local-id.js';
 
 /**
  * The id strategy a scaffold proposes for a class, with the reason in words for the mapping's
@@ -28,6 +29,23 @@ export const WHOLE_IRI_HEX: IriIdProposal = {
  */
 const READABLE = /^[\p{L}\p{N}_][\p{L}\p{N}_.~-]{0,99}$/u;
 
+/** Whether a local name has a `local` id at all: not empty, no dot segment, not too long once encoded. */
+const localIdFits = (rest: string): boolean =>
+  rest !== '' && rest !== '.' && rest !== '..' && encodeLocalId(rest).length <= LOCAL_ID_MAX;
+
+/** How many irregular local names the reason spells out, with their ids. */
+const SHOWN_ENCODED = 3;
+
+/** The reason for `local` ids when some local names are not readable: which members get encoded ids. */
+function encodedWhy(base: string, irregular: readonly string[], sampled: number): string {
+  const shown = irregular
+    .slice(0, SHOWN_ENCODED)
+    .map((rest) => `'${rest}' → ${encodeLocalId(rest)}`)
+    .join(', ');
+  const more = irregular.length > SHOWN_ENCODED ? `, and ${irregular.length - SHOWN_ENCODED} more` : '';
+  return `member IRIs are ${base} then a readable local name, but for ${irregular.length} of the ${sampled} sampled, whose ids are percent-encoded: ${shown}${more}`;
+}
+
 /**
  * The longest common start of the IRIs that ends with `/`, `#` or `:` (after the scheme's `//`),
  * or `''` when they share no more than a scheme.
@@ -55,7 +73,9 @@ export function commonBase(iris: readonly string[]): string {
  * a `mu:uuid`-like literal (one per member; `values` a sample of them):
  * 1. `predicate` when the literal is there and every sampled value is a usable id;
  * 2. `template` when every local name after the common base is lowercase hex (`…/concept/0101`);
- * 3. `local` when they read well (`…/unit/M-PER-SEC`): the id is the local name;
+ * 3. `local` when most of them read well (`…/unit/M-PER-SEC`): the id is the local name, and the
+ *    few that don't (a slash, a space) are percent-encoded, which the reason names, rather than
+ *    every id of the type turning into long hex for one irregular member;
  * 4. `hex` otherwise (of what follows the base, or of the whole IRI).
  *
  * @example proposeId(['http://x/c/01', 'http://x/c/0a']) // { kind: 'template', prefix: 'http://x/c/', why: … }
@@ -80,8 +100,13 @@ export function proposeId(
   const rests = memberIris.map((iri) => iri.slice(base.length));
   if (base !== '' && rests.every((rest) => ID_PATTERNS.template.test(rest)))
     return { kind: 'template', prefix: base, why: `every member IRI is ${base} then lowercase hex` };
-  if (base !== '' && rests.every((rest) => READABLE.test(rest)))
-    return { kind: 'local', base, why: `every member IRI is ${base} then a readable local name` };
+  if (base !== '' && rests.every(localIdFits)) {
+    const irregular = rests.filter((rest) => !READABLE.test(rest));
+    if (irregular.length === 0)
+      return { kind: 'local', base, why: `every member IRI is ${base} then a readable local name` };
+    if (irregular.length * 2 < rests.length)
+      return { kind: 'local', base, why: encodedWhy(base, irregular, rests.length) };
+  }
   if (base !== '')
     return {
       kind: 'hex',

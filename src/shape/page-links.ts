@@ -22,7 +22,8 @@ export interface PageBase {
  * the request gave it). By number: `last` is the page holding the list's last resource. By
  * offset: the links step by the limit from the request's offset (which need not be a multiple of
  * it), `prev` stops at 0, and `last` is the offset of the last full window (the list's last
- * `limit` resources).
+ * `limit` resources). A page past the end (empty) links `prev` to the last page, when the total
+ * is known: the page just before it is empty too.
  *
  * @example offsetLinks({ path: '/concepts', query: 'sort=label' }, { kind: 'offset', number: 1, size: 20 }, { total: 45, hasNext: true })
  * // { first: '/concepts?sort=label&page%5Bnumber%5D=0', prev: '…=0', next: '…=2', last: '…=2' }
@@ -31,23 +32,29 @@ export interface PageBase {
  */
 export function offsetLinks(base: PageBase, page: OffsetPage, result: { total?: number; hasNext: boolean }): PageLinks {
   const { size } = page;
+  const { total } = result;
   if ('form' in page) {
     const at = (offset: number) => requestLink(base, [['offset', String(offset)]]);
+    const last = total === undefined ? undefined : Math.max(0, total - size);
+    // Past the end (an empty page), the page before is empty too: prev leads back to the last one.
+    const prev = total !== undefined && page.offset >= total ? last! : page.offset - size;
     const links: PageLinks = {
       first: at(0),
-      prev: page.offset > 0 ? at(Math.max(0, page.offset - size)) : null,
+      prev: page.offset > 0 ? at(Math.max(0, prev)) : null,
       next: result.hasNext ? at(page.offset + size) : null,
     };
-    if (result.total !== undefined) links.last = at(Math.max(0, result.total - size));
+    if (last !== undefined) links.last = at(last);
     return links;
   }
   const at = (number: number) => requestLink(base, [['number', String(number)]]);
+  const last = total === undefined ? undefined : Math.max(0, Math.ceil(total / size) - 1);
   const links: PageLinks = {
     first: at(0),
-    prev: page.number > 0 ? at(page.number - 1) : null,
+    // Past the last page, the page before is empty too: prev leads back to the last one.
+    prev: page.number > 0 ? at(last !== undefined && page.number > last ? last : page.number - 1) : null,
     next: result.hasNext ? at(page.number + 1) : null,
   };
-  if (result.total !== undefined) links.last = at(Math.max(0, Math.ceil(result.total / size) - 1));
+  if (last !== undefined) links.last = at(last);
   return links;
 }
 

@@ -124,6 +124,8 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
     }
   });
   const startedUp = new Int32Array(new SharedArrayBuffer(4));
+  /** How many workers have finished evaluating their module (loaded, or failed to). */
+  const evaluated = new Int32Array(new SharedArrayBuffer(4));
   /** Workers that panicked, by thread id, until they are gone: they take no task and are not capacity. */
   const poisoned = new Map<number, Worker>();
 
@@ -132,7 +134,7 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
     minThreads: workers,
     maxThreads: workers,
     idleTimeout: Infinity,
-    workerData: { files: options.files, graph: options.graph, stamps, started: startedUp },
+    workerData: { files: options.files, graph: options.graph, stamps, started: startedUp, evaluated },
     // An idle worker that has not panicked (`id` is -1 once a thread has exited).
     loadBalancer: (_task, candidates) =>
       candidates.find((w) => w.currentUsage === 0 && w.id !== -1 && !poisoned.has(w.id)) ?? null,
@@ -164,6 +166,10 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
   try {
     loaded = await waitForAllWorkers(pool, workers);
   } catch (error) {
+    // The first worker to fail stops the start, while the others may still be loading their
+    // modules: terminating a thread then aborts the process (Node's `module_wrap.cc` assertion,
+    // exit 134, about once in 30 failed starts with 8 workers), so wait until each has evaluated.
+    await untilEvaluated(evaluated, workers, timeoutMs);
     await pool.destroy();
     // Rebuild the error: the one cloned from the worker carries a worker-side stack the CLI must not print.
     throw new Error(error instanceof Error ? error.message : String(error));
@@ -317,6 +323,16 @@ async function waitForAllWorkers(pool: Piscina<Task, unknown>, count: number): P
     if (seen.size === before) await delay(20 * round);
   }
   return [...seen.values()];
+}
+
+/**
+ * Resolves once `count` workers have evaluated their module (the worker counts itself in
+ * `evaluated`), or after `timeoutMs` if one never does (a thread that crashed while loading).
+ */
+async function untilEvaluated(evaluated: Int32Array, count: number, timeoutMs: number): Promise<void> {
+  // Polled: this only runs on a failed start, and a few milliseconds of latency don't matter there.
+  const deadline = performance.now() + timeoutMs;
+  while (Atomics.load(evaluated, 0) < count && performance.now() < deadline) await delay(5);
 }
 
 /** `promise`, or a rejection with `signal.reason` as soon as `signal` aborts; `promise` settles unheeded then. */

@@ -43,10 +43,10 @@ const FORMATS = {
  * @typedef {{ panic: string, threadId: number }} PanicResult
  * @typedef {{ refused: string, threadId: number }} RefusedResult
  * @typedef {{ size: number, mtimeMs: number } | null} FileStamp
- * @typedef {{ files: string[], graph?: string, stamps: FileStamp[], started: Int32Array }} OxigraphWorkerData
+ * @typedef {{ files: string[], graph?: string, stamps: FileStamp[], started: Int32Array, evaluated: Int32Array }} OxigraphWorkerData
  */
 
-const { files, graph, stamps, started: startedFlag } = /** @type {OxigraphWorkerData} */ (workerData);
+const { files, graph, stamps, started: startedFlag, evaluated } = /** @type {OxigraphWorkerData} */ (workerData);
 /** Whether the store was already up when this worker started: then it replaces a stopped one. */
 const replacement = Atomics.load(startedFlag, 0) === 1;
 
@@ -113,6 +113,9 @@ if (loadError === undefined && graph !== undefined) {
   }
 }
 const loadMs = Math.round(performance.now() - startedAt);
+// This thread is past loading its modules: from now on it may be terminated safely (a thread
+// terminated while Node instantiates a module aborts the whole process, oxigraph-store.ts).
+Atomics.add(evaluated, 0, 1);
 if (replacement && loadError !== undefined) throw loadError;
 // Not a task: piscina hands it to the pool's 'message' listeners (the store logs replacements).
 parentPort?.postMessage({ oxigraphLoaded: { threadId, triples: store.size, graphTriples, loadMs, replacement } });

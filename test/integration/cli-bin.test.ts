@@ -4,10 +4,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import { listeningPort } from '../support/cli-io.js';
@@ -87,6 +88,70 @@ describe('cli: the executable', () => {
     expect(Object.keys(document.paths)).toContain('/trade-activities');
   });
 
+  // A failing start used to abort the process once in about 30 (exit 134, Node's module_wrap.cc
+  // assertion) when the first worker's parse error stopped the store while other workers were
+  // still loading their modules. Many starts, several at once, with many workers, to meet that race;
+  // from one bundle of the executable (esbuild, as tsx uses), so that each start costs a plain Node start.
+  it('a malformed Turtle file: every one of 50 starts ends with the parse error, its line, and exit 1', async () => {
+    const dir = await mkdtemp(join(ROOT, 'node_modules/.cache-cli-malformed-'));
+    const data = join(dir, 'trunc.ttl');
+    // Ends inside a string, as a file cut short does.
+    await writeFile(
+      data,
+      '<http://example.org/a> <http://example.org/label> "one" .\n<http://example.org/b> <http://example.org/label> "unterm',
+    );
+    const bin = join(dir, 'bin.js');
+    await build({
+      entryPoints: [join(ROOT, 'src/cli/bin.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      outfile: bin,
+      logLevel: 'silent',
+    });
+    await copyFile(join(ROOT, 'src/store/oxigraph-worker.js'), join(dir, 'oxigraph-worker.js'));
+    const start = async () => {
+      const child = spawn(
+        process.execPath,
+        [bin, 'serve', '--mapping', 'mappings/sample.yaml', '--data', data, '--workers', '8', '--port', '0'],
+        { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+      return { code, signal, stderr };
+    };
+    try {
+      const outcomes: Awaited<ReturnType<typeof start>>[] = [];
+      for (let batch = 0; batch < 10; batch++) outcomes.push(...(await Promise.all(Array.from({ length: 5 }, start))));
+      for (const outcome of outcomes) {
+        expect({ code: outcome.code, signal: outcome.signal }, outcome.stderr).toEqual({ code: 1, signal: null });
+        expect(outcome.stderr).toMatch(/^sparql-jsonapi: .*trunc\.ttl: Parser error at line 2\b.*\n$/);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('openapi | head -1: a reader that closes the pipe early ends the command quietly, exit 0', async () => {
+    const child = spawn(process.execPath, [...BIN, 'openapi', '--mapping', 'mappings/sample.yaml'], {
+      cwd: ROOT,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    // Read the first chunk, then close the pipe, as `head -1` does; the rest of the output is still being written.
+    await once(child.stdout, 'data');
+    child.stdout.destroy();
+    const [code, signal] = await exited;
+    expect(stderr).not.toMatch(STACK_TRACE);
+    expect(stderr).not.toContain('EPIPE');
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+  });
+
   it('serves, and exits 0 on SIGTERM', async () => {
     const {
       child,
@@ -106,6 +171,43 @@ describe('cli: the executable', () => {
     const [code, signal] = await Promise.race([exited, timeout]);
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(stderr()).toBe('');
+  }, 30_000);
+
+  it('npm start ends with its server on SIGTERM: the signal reaches the server, not only npm', async () => {
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: { ...cleanEnv(), PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const lines: string[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+    const exited = once(child, 'exit');
+    let server: number | undefined;
+    try {
+      await listeningPort(
+        () => lines,
+        exited.then(() => -1),
+        () => '',
+      );
+      // The server's own pid, from its log: a process of its own under npm.
+      server = (JSON.parse(lines.find((l) => l.includes('listening on'))!) as { pid: number }).pid;
+      expect(server).not.toBe(child.pid);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    await exited;
+    const alive = () => {
+      try {
+        process.kill(server!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((done) => setTimeout(done, 100));
+    const left = alive();
+    if (left) process.kill(server!, 'SIGKILL');
+    expect(left, `the server (pid ${server}) outlived npm start`).toBe(false);
   }, 30_000);
 
   it('serve --data without --mapping: serves a scaffolded mapping, written beside the data, and its description', async () => {

@@ -89,7 +89,8 @@ async function serve(args: readonly string[]): Promise<Served> {
   }
   const base = `http://127.0.0.1:${port}`;
   const logged = () => io.out.map((l) => JSON.parse(l) as { level: number; msg: string });
-  const checked = (m: string) => / has no member |could not check that every type has members/.test(m);
+  const checked = (m: string) =>
+    / has no member |could not check that every type has members|^no type of dataset /.test(m);
   return {
     base,
     io,
@@ -116,10 +117,12 @@ async function serve(args: readonly string[]): Promise<Served> {
   };
 }
 
-const ghostWarning = (dataset: string) =>
-  `type "ghosts" has no member (no resource of class <${EX}Ghost> with an id of its strategy: a <${EX}code> value) in dataset ${dataset}`;
-const notesWarning = (dataset: string) =>
-  `type "notes" has no member (no resource of class <${EX}Note> with an id of its strategy: a <${EX}code> value) in dataset ${dataset}`;
+/** The union of the files' graphs, which the store reads without --graph. */
+const UNION = "the union of the files' graphs";
+const ghostWarning = (dataset: string, where = UNION) =>
+  `type "ghosts" has no member (no resource of class <${EX}Ghost> with an id of its strategy: a <${EX}code> value) in dataset ${dataset}, ${where}`;
+const notesWarning = (dataset: string, where = UNION) =>
+  `type "notes" has no member (no resource of class <${EX}Note> with an id of its strategy: a <${EX}code> value) in dataset ${dataset}, ${where}`;
 
 /** Every collection of the mapping, as served: ids and count. */
 async function collections(served: Served, prefix = ''): Promise<Record<TypeName, string[]>> {
@@ -189,7 +192,10 @@ describe('serve --data --graph: that named graph alone', () => {
       expect(await collections(served)).toEqual(expected);
       expect(expected.notes).toEqual([]);
       // notes live in the default graph only: in a named graph that type is empty too.
-      expect(await served.warnings()).toEqual([notesWarning('default'), ghostWarning('default')]);
+      expect(await served.warnings()).toEqual([
+        notesWarning('default', `graph <${graph}>`),
+        ghostWarning('default', `graph <${graph}>`),
+      ]);
     } finally {
       await served.stop();
     }
@@ -225,7 +231,9 @@ describe('serve --data --graph: that named graph alone', () => {
     try {
       expect(await collections(served)).toEqual(expectedIds([NQ, TRIG]));
       expect(await collections(served, '/api/b')).toEqual(expectedIds([NQ, TRIG], [GRAPH_B]));
-      expect((await served.warnings()).sort()).toEqual([ghostWarning('all'), ghostWarning('b'), notesWarning('b')]);
+      expect((await served.warnings()).sort()).toEqual(
+        [ghostWarning('all'), ghostWarning('b', `graph <${GRAPH_B}>`), notesWarning('b', `graph <${GRAPH_B}>`)].sort(),
+      );
     } finally {
       await served.stop();
     }
@@ -242,7 +250,25 @@ describeStores(
       const served = await serve(['--mapping', MAPPING, '--endpoint', endpoint.endpointUrl, '--graph', graph]);
       try {
         expect(await collections(served)).toEqual(expectedIds([NQ, TRIG]));
-        expect(await served.warnings()).toEqual([ghostWarning('default')]);
+        expect(await served.warnings()).toEqual([ghostWarning('default', `graph <${graph}>`)]);
+      } finally {
+        await served.stop();
+      }
+    });
+
+    it('a --graph with none of the data: one warning, naming the graph, not one per type', async () => {
+      const endpoint = endpointOf(storeName);
+      const graph = `http://example.org/sparql-jsonapi-test/empty-${randomUUID()}`;
+      const served = await serve(['--mapping', MAPPING, '--endpoint', endpoint.endpointUrl, '--graph', graph]);
+      try {
+        const warnings = await served.warnings();
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toMatch(
+          new RegExp(
+            `^no type of dataset default has a member in graph <${graph}>: is that the graph the data is in\\? \\(types: `,
+          ),
+        );
+        for (const type of Object.keys(TYPES)) expect(warnings[0]).toContain(type);
       } finally {
         await served.stop();
       }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -14,6 +14,9 @@ import { SAMPLE_DATA } from '../support/global-setup.js';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = resolve('.tmp/docs-page.png');
 const TYPE = 'trade-activities';
+/** How the page names the type's list operation: its summary, as a person writes it. */
+const LIST = 'List trade activities';
+const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 
 /** Waits until `predicate` (run in the page) holds, or fails naming `what`. */
 async function until(page: Page, what: string, predicate: string, timeout = 20_000): Promise<void> {
@@ -83,12 +86,20 @@ describe('the docs page in a real browser (headless Chromium)', () => {
     await page.goto(`${api.baseUrl}/docs`, { waitUntil: 'networkidle0' });
     expect(requests).toContain(`${api.baseUrl}/scalar.js`);
     expect(requests).toContain(`${api.baseUrl}/openapi.json`);
-    await until(page, 'the types in its sidebar', `document.body.innerText.includes('List ${TYPE}')`);
+    await until(page, 'the types in its sidebar', `document.body.innerText.includes('${LIST}')`);
     const text = (await page.evaluate('document.body.innerText')) as string; // the text a reader sees
     for (const type of mapping.types.keys()) expect(text, `the sidebar names ${type}`).toContain(type);
+    // Summaries as a person writes them; the badge shows the API's version, not a digest.
+    expect(text).toContain('Get one trade activity');
+    expect(text).not.toContain(`one of ${TYPE}`);
+    expect(text).toContain(VERSION);
+    const described = (await (await fetch(`${api.baseUrl}/openapi.json`)).json()) as { info: Record<string, string> };
+    expect(described.info.version).toBe(VERSION);
+    expect(text).not.toContain(described.info['x-digest']);
+    expect(text).not.toContain('../');
 
     // The operation, its "Test Request" button, then the client's Send.
-    expect(await clickButton(page, `List ${TYPE}`)).toBe(true);
+    expect(await clickButton(page, LIST)).toBe(true);
     await until(
       page,
       'a Test Request button',
@@ -118,8 +129,22 @@ describe('the docs page in a real browser (headless Chromium)', () => {
     mkdirSync('.tmp', { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
     console.log(`docs page screenshot: ${SCREENSHOT}`);
+    // The try-it client's request: the defaults it filled in are a request the server takes.
+    const tried = requests.slice(sent).find((url) => url.startsWith(`${api.baseUrl}/${TYPE}`))!;
+    expect((await api.get(tried.slice(api.baseUrl.length))).status).toBe(200);
+
     // Nothing refused by the page's Content-Security-Policy, no script error, nothing from elsewhere.
     // (The favicon is a data: URL, so not even a 404.)
     expect(problems).toEqual([]);
   }, 90_000);
+
+  test('a browser at / gets the same page, and it loads its description and bundle from the root', async () => {
+    const before = requests.length;
+    await page.goto(`${api.baseUrl}/`, { waitUntil: 'networkidle0' });
+    await until(page, 'the types in its sidebar', `document.body.innerText.includes('${LIST}')`);
+    expect(requests.slice(before)).toEqual(
+      expect.arrayContaining([`${api.baseUrl}/scalar.js`, `${api.baseUrl}/openapi.json`]),
+    );
+    expect(problems).toEqual([]);
+  }, 60_000);
 });

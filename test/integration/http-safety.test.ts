@@ -155,6 +155,18 @@ describeEachStore('bounded requests and safe defaults', (h) => {
       expect(body.errors[0]).toMatchObject({ status: String(status), title });
       if (status === 405) expect(raw).toContain('\r\nAllow: GET, HEAD, OPTIONS\r\n');
     }
+    // A URL typed with raw non-ASCII or a space: the 400 says to percent-encode it; other garbage does not.
+    for (const target of ['/concepts?filter=Élodie', '/concepts?filter=two words']) {
+      const raw = await rawExchange(server, Buffer.from(`GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`, 'utf8'));
+      expect(raw.split('\r\n')[0], target).toBe('HTTP/1.1 400 Bad Request');
+      const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+      expect(body.errors[0].detail, target).toMatch(/percent-encode/i);
+      expect(body.errors[0].detail).toContain('%C3%89lodie');
+    }
+    const garbage = await rawExchange(server, 'BREW /coffee HTCPCP/1.0\r\n\r\n');
+    expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4)).errors[0].detail).toBe(
+      'The request is not valid HTTP/1.1.',
+    );
     // A HEAD gets the same head and no body.
     const head = await rawExchange(
       server,
@@ -272,7 +284,7 @@ describeEachStore('bounded requests and safe defaults', (h) => {
 });
 
 /** Sends raw bytes to the server and resolves everything it answers until it closes the socket. */
-async function rawExchange(server: Server, request: string): Promise<string> {
+async function rawExchange(server: Server, request: string | Buffer): Promise<string> {
   const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));

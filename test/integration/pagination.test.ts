@@ -134,13 +134,18 @@ describeEachStore('offset pagination (page[number], page[size])', (h) => {
     expect(second.body.data.map((r: { id: string }) => r.id)).toEqual(order.slice(7, 14));
   });
 
-  it('a page past the end is empty, with links back', async () => {
-    const response = await h().api.get('/trade-activities?page[number]=40&page[size]=5');
+  it('a page past the end is empty, and prev leads back to the last page, which is not', async () => {
+    const past = Math.ceil(activities.length / 5) + 10;
+    const response = await h().api.get(`/trade-activities?page[number]=${past}&page[size]=5`);
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual([]);
     expect(response.body.meta).toEqual({ count: activities.length });
     expect(response.body.links.next).toBeNull();
-    expect(response.body.links.prev).toBe('/trade-activities?page%5Bnumber%5D=39&page%5Bsize%5D=5');
+    const lastPage = Math.ceil(activities.length / 5) - 1;
+    expect(response.body.links.prev).toBe(`/trade-activities?page%5Bnumber%5D=${lastPage}&page%5Bsize%5D=5`);
+    expect(response.body.links.prev).toBe(response.body.links.last);
+    const last = await h().api.get(response.body.links.prev);
+    expect(last.body.data.length).toBe(activities.length - lastPage * 5);
   });
 
   it.each(['/api/uncounted', ''])(
@@ -261,13 +266,15 @@ describeEachStore('offset pagination (page[offset], page[limit])', (h) => {
     }
   });
 
-  it('an offset past the end is empty, with links back', async () => {
-    const response = await h().api.get('/trade-activities?page[offset]=400&page[limit]=5');
+  it('an offset past the end is empty, and prev leads back to the last window', async () => {
+    const response = await h().api.get(`/trade-activities?page[offset]=${activities.length + 50}&page[limit]=5`);
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual([]);
     expect(response.body.meta).toEqual({ count: activities.length });
     expect(response.body.links.next).toBeNull();
-    expect(response.body.links.prev).toBe('/trade-activities?page%5Boffset%5D=395&page%5Blimit%5D=5');
+    const last = Math.max(0, activities.length - 5);
+    expect(response.body.links.prev).toBe(`/trade-activities?page%5Boffset%5D=${last}&page%5Blimit%5D=5`);
+    expect((await h().api.get(response.body.links.prev)).body.data.length).toBe(Math.min(5, activities.length));
   });
 
   it.each([

@@ -411,6 +411,25 @@ describe('scaffold: every member fits the id strategy, whatever the sample saw',
     );
   }
 
+  it('--out a file that exists: exit 2 and the file kept, before the data is read; --force replaces it', async () => {
+    const out = join(dir, `edited-${randomUUID()}.yaml`);
+    const edited = '# hand-edited\ntypes: {}\n';
+    await writeFile(out, edited);
+    const refused = captureIo();
+    expect(await main(['scaffold', '--data', 'data/sample.ttl', '--out', out], refused)).toBe(2);
+    expect(refused.err.join('\n')).toContain(`--out: ${out} exists and is left as it is`);
+    expect(refused.err.join('\n')).toContain('--force');
+    expect(refused.err.join('\n')).not.toContain('Usage:'); // no usage mistake: the message alone
+    expect(readFileSync(out, 'utf8')).toBe(edited);
+    const forced = captureIo();
+    expect(await main(['scaffold', '--data', 'data/sample.ttl', '--out', out, '--force'], forced)).toBe(0);
+    // What it wrote is the scaffold of the data, as written to a new file.
+    const fresh = join(dir, `fresh-${randomUUID()}.yaml`);
+    expect(await main(['scaffold', '--data', 'data/sample.ttl', '--out', fresh], captureIo())).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(fresh, 'utf8'));
+    expect((await loadMapping(out)).types.size).toBeGreaterThan(0);
+  });
+
   it('data without a class: exit 2, and nothing written', async () => {
     const untyped = join(dir, 'untyped.ttl');
     await writeFile(untyped, '<http://x.org/a> <http://x.org/p> "no class" .');

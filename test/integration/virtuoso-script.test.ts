@@ -246,4 +246,13 @@ describe('npm run virtuoso: what it says when it cannot start', () => {
     expect(output()).toContain("--port: expected a port number (0 to 65535), got 'http'");
     expect(output()).toContain('Usage: npm run virtuoso');
   });
+
+  test('--help: the usage and what each flag does, exit 0, and no complaint about the flag', async () => {
+    // No virtuoso-t is needed to ask for help: an empty PATH proves it starts nothing.
+    const { child, output } = spawnScript(['--help'], { ...process.env, PATH: '', VIRTUOSO_T: '' });
+    expect(await exitCode(child)).toBe(0);
+    expect(output()).toMatch(/^Usage: npm run virtuoso/);
+    for (const flag of ['--port', '--sql-port', '--data-dir', '--graph']) expect(output()).toContain(flag);
+    expect(output()).not.toMatch(/Unknown option|not on PATH/);
+  });
 });

@@ -239,6 +239,27 @@ describe('compileMapping', () => {
     });
   });
 
+  it('every XSD datatype loads without a word; a datatype outside XSD loads with a warning naming the file and key', () => {
+    const raw = base();
+    raw.prefixes.xsd = XSD;
+    for (const name of ['decimal', 'integer', 'dateTime', 'gYear', 'unsignedByte', 'anyURI', 'dayTimeDuration'])
+      raw.types.concepts.attributes[name] = { predicate: 'skos:notation', datatype: `xsd:${name}` };
+    expect(compileMapping(raw, 'test.yaml').warnings).toBeUndefined();
+    raw.types.concepts.attributes.shape = {
+      predicate: 'skos:notation',
+      datatype: '<http://www.opengis.net/ont/geosparql#wktLiteral>',
+    };
+    const mapping = compileMapping(raw, 'test.yaml');
+    expect(mapping.types.get('concepts')!.attributes.get('shape')!.datatype).toBe(
+      'http://www.opengis.net/ont/geosparql#wktLiteral',
+    );
+    expect(mapping.warnings).toEqual([
+      expect.stringMatching(
+        /^test\.yaml: types\.concepts\.attributes\.shape\.datatype: '<http:\/\/www\.opengis\.net\/ont\/geosparql#wktLiteral>' is not an XSD datatype/,
+      ),
+    ]);
+  });
+
   it('compiles language choices: a tag (lowercased), strictLanguage, and * (which sorts as multi-valued)', () => {
     const raw = base();
     raw.types.concepts.attributes = {
@@ -298,6 +319,21 @@ describe('compileMapping', () => {
       change: (m) => (m.types.concepts.attributes.label.datatype = 'xsd:string'),
       path: 'types.concepts.attributes.label.datatype',
       expected: [/'xsd:string' is neither a known prefixed name/],
+    },
+    {
+      name: 'a typo in an XSD datatype',
+      change: (m) => {
+        m.prefixes.xsd = XSD;
+        m.types.concepts.attributes.label.datatype = 'xsd:decmal';
+      },
+      path: 'types.concepts.attributes.label.datatype',
+      expected: [/'xsd:decmal' is no XSD datatype; did you mean xsd:decimal\?/],
+    },
+    {
+      name: 'an XSD datatype in the wrong case',
+      change: (m) => (m.types.concepts.attributes.label.datatype = `<${XSD}Integer>`),
+      path: 'types.concepts.attributes.label.datatype',
+      expected: [/is no XSD datatype; did you mean xsd:integer\?/],
     },
     {
       name: 'a bare word as class',

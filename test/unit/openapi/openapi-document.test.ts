@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_DATASET_OPTIONS } from '../../../src/dataset.js';
@@ -6,8 +7,11 @@ import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping, ResourceType } from '../../../src/mapping/model.js';
 import { MAX_HOPS } from '../../../src/mapping/resolve-path.js';
 import { openApiDocument } from '../../../src/openapi/openapi-document.js';
+import { planRequest } from '../../../src/plan/plan-request.js';
 import { FILTER_OPERATORS, parseFilter } from '../../../src/request/parse-filter.js';
 import { parseInclude } from '../../../src/request/parse-include.js';
+import { parsePath } from '../../../src/request/parse-path.js';
+import { parseQuery } from '../../../src/request/parse-query.js';
 import { parseSort } from '../../../src/request/parse-sort.js';
 
 /** A value a filter of the path accepts, by the values schema the document names for it. */
@@ -72,7 +76,7 @@ describe.each(['mappings/sample.yaml', 'mappings/qudt.yaml', 'test/fixtures/real
     document = openApiDocument(mapping, { dataset: 'd', serverUrl: '/', plan: DEFAULT_DATASET_OPTIONS });
   });
 
-  test('is deterministic, and its version is a digest of its content', () => {
+  test('is deterministic; its version is the server’s, and its digest changes with its content', () => {
     const again = openApiDocument(mapping, { dataset: 'd', serverUrl: '/', plan: DEFAULT_DATASET_OPTIONS });
     expect(again).toEqual(document);
     const smaller = openApiDocument(mapping, {
@@ -80,7 +84,61 @@ describe.each(['mappings/sample.yaml', 'mappings/qudt.yaml', 'test/fixtures/real
       serverUrl: '/',
       plan: { ...DEFAULT_DATASET_OPTIONS, page: { defaultSize: 5, maxSize: 10 } },
     }) as any;
-    expect(smaller.info.version).not.toBe(document.info.version);
+    expect(smaller.info['x-digest']).not.toBe(document.info['x-digest']);
+    expect(document.info.version).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
+  });
+
+  test('summaries read as a person writes them: List trade activities, Get one trade activity', () => {
+    const summaries: string[] = [];
+    for (const item of Object.values(document.paths) as any[]) summaries.push(item.get.summary);
+    for (const summary of summaries) {
+      expect(summary).not.toMatch(/\bone of\b/);
+      expect(summary).toMatch(/^(List|Get|Start) /);
+    }
+    for (const type of mapping.types.keys()) {
+      expect(document.paths[`/${type}`].get.summary).toBe(`List ${type.replaceAll('-', ' ')}`);
+      const one = document.paths[`/${type}/{id}`].get.summary as string;
+      expect(one).toMatch(/^Get one [a-z0-9 ]+$/);
+      expect(one).not.toContain('-');
+    }
+  });
+
+  test('every link schema shows an example of this API’s links: a path from the root, never ../', () => {
+    const links: any[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        if ((node as any).format === 'uri-reference') links.push(node);
+        Object.values(node).forEach(walk);
+      }
+    };
+    walk(document.components.schemas);
+    expect(links.length).toBeGreaterThan(0);
+    for (const schema of links) {
+      expect(schema.examples, JSON.stringify(schema)).toHaveLength(1);
+      expect(schema.examples[0]).toMatch(/^\//);
+    }
+  });
+
+  test('the defaults the docs page’s client fills in make a request the server takes, for every operation', () => {
+    const parameters = document.components.parameters as Record<string, any>;
+    for (const [path, item] of Object.entries(document.paths) as [string, any][]) {
+      if (path === '/') continue;
+      const query = (item.get.parameters as any[])
+        .map((p) => (p.$ref ? parameters[p.$ref.replace('#/components/parameters/', '')] : p))
+        .filter((p) => p.in === 'query' && (p.schema?.default !== undefined || p.example !== undefined))
+        .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(p.example ?? p.schema.default))}`)
+        .join('&');
+      const route = parsePath(path.replace('{id}', '0101'));
+      // A 400 is the parameters' fault; a 404 would be the made-up id's (a type whose ids are the hex of whole IRIs).
+      let status = 200;
+      try {
+        planRequest(mapping, route, parseQuery(query), DEFAULT_DATASET_OPTIONS);
+      } catch (error) {
+        status = (error as JsonApiError).status;
+      }
+      expect(status, `${path}?${query}`).not.toBe(400);
+    }
   });
 
   test('the sort fields it lists are exactly those parseSort takes, each way', () => {

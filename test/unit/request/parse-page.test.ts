@@ -19,6 +19,7 @@ describe('parsePage: accepted', () => {
     { query: 'page[size]=1', expected: { kind: 'offset', number: 0, size: 1 } },
     { query: 'page[size]=3&page[number]=715827882', expected: { kind: 'offset', number: 715827882, size: 3 } },
     { query: 'page[number]=007', expected: { kind: 'offset', number: 7, size: 20 } },
+    { query: 'page[number]=00000000000000000002', expected: { kind: 'offset', number: 2, size: 20 } },
     { query: 'page[after]=abc', expected: { kind: 'cursor', size: 20, after: 'abc' } },
     { query: 'page[before]=abc&page[size]=5', expected: { kind: 'cursor', size: 5, before: 'abc' } },
     // A range defaults to the maximum page size, as the cursor pagination profile asks.
@@ -42,7 +43,32 @@ describe('parsePage: refused', () => {
     { query: 'page[size]=%205', parameter: 'page[size]', detail: /positive integer/ },
     { query: 'page[size]=1e2', parameter: 'page[size]', detail: /positive integer/ },
     { query: 'page[size]=101', parameter: 'page[size]', detail: /101, but 100 is the maximum/ },
-    { query: 'page[size]=99999999999999999999', parameter: 'page[size]', detail: /positive integer/ },
+    // Integers too large to be exact as a double are still integers, past the limit.
+    {
+      query: 'page[size]=99999999999999999999',
+      parameter: 'page[size]',
+      detail: /page\[size\] is 99999999999999999999, but 100 is the maximum/,
+    },
+    {
+      query: 'page[size]=9007199254740991',
+      parameter: 'page[size]',
+      detail: /page\[size\] is 9007199254740991, but 100 is the maximum/,
+    },
+    {
+      query: 'page[number]=99999999999999',
+      parameter: 'page[number]',
+      detail: /page\[number\] 99999999999999 of 20 skips 1999999999999980 resources; at most 2147483647 can be skipped/,
+    },
+    {
+      query: 'page[number]=9007199254740993&page[size]=3',
+      parameter: 'page[number]',
+      detail: /page\[number\] 9007199254740993 of 3 skips 27021597764222979 resources/,
+    },
+    {
+      query: 'page[offset]=00000000000000000000000000012345678901234567890',
+      parameter: 'page[offset]',
+      detail: /page\[offset\] 12345678901234567890 skips more than 2147483647/,
+    },
     { query: 'page[size]=9999999999', parameter: 'page[size]', detail: /9999999999, but 100 is the maximum/ },
     { query: 'page[number]=-1', parameter: 'page[number]', detail: /non-negative integer \(pages count from 0\)/ },
     // Stores keep OFFSET in 32 bits: a page past it is refused, not sent.
@@ -158,7 +184,11 @@ describe('parsePage: page[offset] and page[limit]', () => {
       detail: /non-negative integer \(the number of resources to skip\); got ''/,
     },
     { query: 'page[offset]=2147483648', parameter: 'page[offset]', detail: /more than 2147483647 resources/ },
-    { query: 'page[offset]=99999999999', parameter: 'page[offset]', detail: /non-negative integer/ },
+    {
+      query: 'page[offset]=99999999999',
+      parameter: 'page[offset]',
+      detail: /page\[offset\] 99999999999 skips more than 2147483647/,
+    },
     // Two forms mixed: the parameter given second is named.
     {
       query: 'page[offset]=5&page[size]=5',

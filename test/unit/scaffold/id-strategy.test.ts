@@ -57,6 +57,16 @@ describe('proposeId', () => {
         { name: 'uppercase hex is not a template id → local', iris: ['http://x/c/0A', 'http://x/c/0B'], kind: 'local' },
         { name: 'one non-hex member → local', iris: ['http://x/c/01', 'http://x/c/XY-not-hex'], kind: 'local' },
         { name: 'local names with slashes → hex', iris: ['http://x/c/a/b', 'http://x/c/d/e'], kind: 'hex' },
+        {
+          name: 'one irregular local name among readable ones → local (it gets an encoded id)',
+          iris: ['http://x/c/a.b', 'http://x/c/c-d', 'http://x/c/e/f', 'http://x/c/g'],
+          kind: 'local',
+        },
+        {
+          name: 'half irregular → hex',
+          iris: ['http://x/c/a%20b', 'http://x/c/c-d', 'http://x/c/e/f', 'http://x/c/g'],
+          kind: 'hex',
+        },
         { name: 'local names with spaces encoded → hex', iris: ['http://x/c/a%20b', 'http://x/c/d'], kind: 'hex' },
         { name: 'no shared namespace → hex of the whole IRI', iris: ['http://a.org/x', 'http://b.org/y'], kind: 'hex' },
       ],
@@ -74,6 +84,17 @@ describe('proposeId', () => {
         iri,
       });
     }
+  });
+
+  it('local ids with a few irregular members: the reason names them and their encoded ids, readable ids stay readable', () => {
+    const readable = Array.from({ length: 8 }, (_, i) => `http://x/c/item-${i}.v2`);
+    const proposal = proposeId([...readable, 'http://x/c/a/b', 'http://x/c/x y']);
+    expect(proposal).toMatchObject({ kind: 'local', base: 'http://x/c/' });
+    expect(proposal.why).toContain('2 of the 10 sampled');
+    expect(proposal.why).toContain("'a/b' → a%2Fb");
+    expect(proposal.why).toContain("'x y' → x%20y");
+    const s = strategy(proposal) as Exclude<IdStrategy, { kind: 'predicate' }>;
+    expect(iriToId(s, 'http://x/c/item-0.v2')).toBe('item-0.v2');
   });
 
   it('a mu:uuid-like literal wins when every sampled value is a usable id', () => {

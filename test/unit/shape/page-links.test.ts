@@ -53,7 +53,23 @@ describe('offsetLinks', () => {
       size: 10,
       total: 30,
       hasNext: false,
-      expected: { first: at(0), prev: at(8), next: null, last: at(2) },
+      // past the end: prev leads back to the last page, not to page 8 (empty too)
+      expected: { first: at(0), prev: at(2), next: null, last: at(2) },
+    },
+    {
+      number: 5,
+      size: 10,
+      total: 0,
+      hasNext: false,
+      expected: { first: at(0), prev: at(0), next: null, last: at(0) },
+    },
+    {
+      number: 9,
+      size: 10,
+      total: undefined,
+      hasNext: false,
+      // no total (count off): the page before is all that can be said
+      expected: { first: at(0), prev: at(8), next: null },
     },
     { number: 1, size: 10, total: undefined, hasNext: true, expected: { first: at(0), prev: at(0), next: at(2) } },
   ])('page $number of size $size, total $total', ({ number, size, total, hasNext, expected }) => {
@@ -119,13 +135,21 @@ describe('offsetLinks: page[offset] and page[limit]', () => {
       hasNext: false,
       expected: { first: at(0, 10), prev: null, next: null, last: at(0, 10) },
     },
-    // beyond the end: no next, prev one limit back
+    // beyond the end: no next, prev back to the last window (not one limit back, empty too)
     {
       query: 'page[limit]=10',
       offset: 90,
       total: 25,
       hasNext: false,
-      expected: { first: at(0, 10), prev: at(80, 10), next: null, last: at(15, 10) },
+      expected: { first: at(0, 10), prev: at(15, 10), next: null, last: at(15, 10) },
+    },
+    // the last, partly filled window is not past the end: prev one limit back
+    {
+      query: 'page[limit]=10',
+      offset: 20,
+      total: 25,
+      hasNext: false,
+      expected: { first: at(0, 10), prev: at(10, 10), next: null, last: at(15, 10) },
     },
     // no limit given: the links give none either (the default size applies)
     {
