@@ -124,7 +124,7 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
     }
   });
   const startedUp = new Int32Array(new SharedArrayBuffer(4));
-  /** How many workers have finished evaluating their module (loaded, or failed to). */
+  /** How many workers have finished loading their module (the data loaded, or failed to). */
   const evaluated = new Int32Array(new SharedArrayBuffer(4));
   /** Workers that panicked, by thread id, until they are gone: they take no task and are not capacity. */
   const poisoned = new Map<number, Worker>();

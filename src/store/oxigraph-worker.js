@@ -113,9 +113,11 @@ if (loadError === undefined && graph !== undefined) {
   }
 }
 const loadMs = Math.round(performance.now() - startedAt);
-// This thread is past loading its modules: from now on it may be terminated safely (a thread
-// terminated while Node instantiates a module aborts the whole process, oxigraph-store.ts).
-Atomics.add(evaluated, 0, 1);
+// Counted once this thread is past loading its modules, and it may be terminated safely (a thread
+// terminated while Node instantiates a module aborts the whole process, oxigraph-store.ts). Not
+// here: piscina loads this module with require(), which builds a facade module for it after this
+// code has run; setImmediate runs once that require has returned.
+setImmediate(() => Atomics.add(evaluated, 0, 1));
 if (replacement && loadError !== undefined) throw loadError;
 // Not a task: piscina hands it to the pool's 'message' listeners (the store logs replacements).
 parentPort?.postMessage({ oxigraphLoaded: { threadId, triples: store.size, graphTriples, loadMs, replacement } });
