@@ -68,7 +68,7 @@ export function literalToJson(term: Term, datatype?: string): JsonValue {
  * @example decimalJson('+0012.50') // 12.5
  * @example decimalJson('0.028316846592000004') // "0.028316846592000004"
  */
-export function decimalJson(lexical: string): number | string | undefined {
+function decimalJson(lexical: string): number | string | undefined {
   const plain = plainDecimal(lexical);
   if (plain === undefined) return undefined;
   const digits = `${plain.whole}${plain.fraction}`.replace(/^0+/, '');

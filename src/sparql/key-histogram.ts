@@ -156,6 +156,6 @@ const union = (...queries: SelectQuery[]): Pattern => ({
 function firstKeySort(mapping: Mapping, request: ListRequest): SortClauses | undefined {
   const first = request.sort[0];
   if (request.parent || first === undefined || first.path.end === 'id') return undefined;
-  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT);
+  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined);
   return sort.flat ? sort : undefined;
 }

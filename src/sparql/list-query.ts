@@ -57,7 +57,7 @@ export function buildListQuery(
   keyset?: Keyset,
   range?: KeyRange,
 ): SelectQuery {
-  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT);
+  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined);
   if (sort.flat) return flatListQuery(mapping, request, sort, window, keyset, range);
   if (range) throw new Error('A key range needs flat sort keys');
   const perMember = perMemberKeyIndex(request);
@@ -124,7 +124,7 @@ export function buildRelatedPageQuery(
 ): SelectQuery | undefined {
   const byId = request.sort.every((key) => key.path.end === 'id');
   if (!request.parent || !byId || attributes.length === 0) return undefined;
-  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT);
+  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined);
   const page = flatListQuery(mapping, request, sort, window, undefined, undefined, true);
   return withAttributeValues(page, attributes);
 }

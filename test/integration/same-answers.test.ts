@@ -82,7 +82,13 @@ const DATASETS: DatasetSpec[] = [
     mapping: 'test/fixtures/real-shapes.yaml',
     files: ['test/fixtures/real-shapes.trig'],
     walkDepth: 1,
-    sortCorpus: { runs: 25, maxCollection: 400 },
+    sortCorpus: {
+      runs: 25,
+      maxCollection: 400,
+      // Two flat keys under a parent, the second missing on some members: Virtuoso lost the
+      // first key of those (found by the corpus, seed 490706024).
+      fixed: [{ list: '/groups/10/items', sort: 'born,weight', size: 6 }],
+    },
   },
   // QUDT 2.1 (https://qudt.org) is CC BY 4.0: it is not shipped with this project, only read here from
   // the pinned devDependency @zazuko/rdf-vocabularies, which carries it as N-Quads in named graphs.
