@@ -3,15 +3,16 @@ import { IRI_SCHEME } from '../rdf/vocabulary.js';
 
 /**
  * Characters RFC 3987 lets an IRI hold that the server refuses all the same: the bidi formatting
- * characters (§4.1 forbids them in IRIs) and U+2028/U+2029, line and paragraph separators to
- * JavaScript, which some query writers and clients treat as line ends.
+ * characters (§4.1 forbids them in IRIs), U+2028/U+2029, line and paragraph separators to
+ * JavaScript, which some query writers and clients treat as line ends, and private-use characters,
+ * which RFC 3987 allows in the query but Jena (so Fuseki) refuses in any IRI of a query.
  */
-const REFUSED = /[\u200E\u200F\u202A-\u202E\u2028\u2029]/u;
+const REFUSED = /[\u200E\u200F\u202A-\u202E\u2028\u2029\p{Co}]/u;
 
 /**
  * True when `value` is an IRI the server accepts: an absolute RFC 3987 IRI as Oxigraph's own IRI
  * parser (oxiri) reads it, less {@link REFUSED}. Every IRI that reaches a query passes this check,
- * so both stores take it (Virtuoso is more lenient than oxiri) and nothing can close the `<…>`
+ * so every tested store takes it (Virtuoso is more lenient than oxiri, Jena stricter on private use) and nothing can close the `<…>`
  * it is written in.
  *
  * @example isSafeAbsoluteIri('http://x/GR') // true
@@ -43,15 +44,14 @@ export function iriProblem(value: string): string | undefined {
     return 'it holds a % that does not start a percent-encoding (% and two hex digits)';
   // oxiri names the character it stopped at; say which code point it is, without quoting text.
   const char = /code point '(.+)'$/su.exec(message)?.[1];
-  if (char !== undefined && [...char].length === 1 && !SYNTAX_CHARS.has(char) && !PRIVATE_USE.test(char)) {
+  if (char !== undefined && [...char].length === 1 && !SYNTAX_CHARS.has(char)) {
     return `it holds ${codePoint(char)}, which no IRI may hold`;
   }
-  return 'it does not follow the IRI syntax of RFC 3987 (a second #, [ ] outside the host, a private-use character outside the query, …)';
+  return 'it does not follow the IRI syntax of RFC 3987 (a second #, [ ] outside the host, …)';
 }
 
-/** Characters an IRI may hold in some places only (private use: in the query): oxiri names them where they are out of place. */
+/** Characters an IRI may hold in some places only: oxiri names them where they are out of place. */
 const SYNTAX_CHARS = new Set(['#', '[', ']', ':', '@', '/', '?']);
-const PRIVATE_USE = /^\p{Co}$/u;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** `U+2028`, or the character itself when it is printable ASCII: `'<'`. */
