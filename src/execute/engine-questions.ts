@@ -159,13 +159,22 @@ const decimalTextQuery = (): SelectQuery => ({
 });
 
 const text = (row: Row, name = 't') => row[name]?.value ?? '';
+const sameList = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** Each question: its query, and what its rows mean. */
-export const CHECKS: readonly {
-  check: EngineCheckName;
-  query: () => SelectQuery;
-  read: (rows: Row[]) => EngineFinding;
-}[] = [
+/**
+ * Each question: its query; what its rows say (`holds`, and what was found); and, when it does
+ * not hold, what users of the engine will see, as a warning or, for a `limit`, as information.
+ */
+interface Check {
+  readonly check: EngineCheckName;
+  readonly query: () => SelectQuery;
+  readonly read: (rows: Row[]) => { holds: boolean; found: string };
+  readonly consequence: (found: string) => string;
+  readonly severity?: 'limit';
+}
+
+const CHECK_LIST: readonly Check[] = [
   {
     check: 'text-order',
     query: textOrderQuery,
@@ -174,16 +183,10 @@ export const CHECKS: readonly {
         rows.map((r) => text(r)),
         TEXTS.map((t) => t.value),
       );
-      return found === 'code point'
-        ? { check: 'text-order', holds: true, found, severity: 'ok' }
-        : {
-            check: 'text-order',
-            holds: false,
-            found,
-            severity: 'warning',
-            consequence: `lists sorted by text come in the engine's order (${found}), not by Unicode code point as on other engines`,
-          };
+      return { holds: found === 'code point', found };
     },
+    consequence: (found) =>
+      `lists sorted by text come in the engine's order (${found}), not by Unicode code point as on other engines`,
   },
   {
     check: 'text-compare',
@@ -193,51 +196,33 @@ export const CHECKS: readonly {
       const answered = (order: (a: string, b: string) => number) =>
         PAIRS.every(([a, b], n) => below.has(n) === order(a.value, b.value) < 0);
       const found = answered(byCodePoint) ? 'code point' : answered(byCodeUnit) ? 'UTF-16 code units' : 'another order';
-      return found === 'code point'
-        ? { check: 'text-compare', holds: true, found, severity: 'ok' }
-        : {
-            check: 'text-compare',
-            holds: false,
-            found,
-            severity: 'warning',
-            consequence: `filters on text and the cursors of lists sorted by text compare in the engine's order (${found}), not by Unicode code point; where it differs from the engine's sort order, cursor pages skip or repeat members`,
-          };
+      return { holds: found === 'code point', found };
     },
+    consequence: (found) =>
+      `filters on text and the cursors of lists sorted by text compare in the engine's order (${found}), not by Unicode code point; where it differs from the engine's sort order, cursor pages skip or repeat members`,
   },
   {
     check: 'date-order',
     query: dateOrderQuery,
     read: (rows) => {
       const answered = rows.map((r) => text(r));
-      const holds = answered.length === INSTANTS.length && answered.every((d, i) => d === INSTANTS[i]);
-      return holds
-        ? { check: 'date-order', holds, found: 'by value', severity: 'ok' }
-        : {
-            check: 'date-order',
-            holds,
-            found: answered.join(' < '),
-            severity: 'warning',
-            consequence: 'lists sorted by a date or time with time zones are not in the order of their instants',
-          };
+      const holds = sameList(answered, INSTANTS);
+      return { holds, found: holds ? 'by value' : answered.join(' < ') };
     },
+    consequence: () => 'lists sorted by a date or time with time zones are not in the order of their instants',
   },
   {
     check: 'number-order',
     query: numberOrderQuery,
     read: (rows) => {
       const answered = rows.map((r) => NUMBERS[Number(text(r, 'n'))]?.[0].value);
-      const expected = [...NUMBERS].sort((a, b) => a[1] - b[1]).map(([t]) => t.value);
-      const holds = answered.length === expected.length && answered.every((t, i) => t === expected[i]);
-      return holds
-        ? { check: 'number-order', holds, found: 'by value', severity: 'ok' }
-        : {
-            check: 'number-order',
-            holds,
-            found: answered.join(' < '),
-            severity: 'warning',
-            consequence: 'lists sorted by a number are not in numeric order',
-          };
+      const holds = sameList(
+        answered,
+        [...NUMBERS].sort((a, b) => a[1] - b[1]).map(([t]) => t.value),
+      );
+      return { holds, found: holds ? 'by value' : answered.join(' < ') };
     },
+    consequence: () => 'lists sorted by a number are not in numeric order',
   },
   {
     check: 'double-text',
@@ -250,35 +235,41 @@ export const CHECKS: readonly {
           .map(Number)
           .reduce((a, b) => a + b, 0),
       );
-      const holds = rows.length === DOUBLES.length && DOUBLES.every((d, i) => sums[i] === Number(d));
-      const shown = rows.map((r) => text(r)).join(', ');
-      return holds
-        ? { check: 'double-text', holds, found: `exact (results write ${shown})`, severity: 'ok' }
-        : {
-            check: 'double-text',
-            holds,
-            found: rows.map((r) => text(r, 'e')).join(', '),
-            severity: 'warning',
-            consequence: 'doubles may be shown with fewer digits than the store holds',
-          };
+      const holds = sameList(sums, DOUBLES.map(Number));
+      const shown = (name: string) => rows.map((r) => text(r, name)).join(', ');
+      return { holds, found: holds ? `exact (results write ${shown('t')})` : shown('e') };
     },
+    consequence: () => 'doubles may be shown with fewer digits than the store holds',
   },
   {
     check: 'decimal-text',
     query: decimalTextQuery,
     read: (rows) => {
       const answered = rows.map((r) => text(r, 'e'));
-      const holds = answered.length === DECIMALS.length && answered.every((d, i) => d === DECIMALS[i]);
-      return holds
-        ? { check: 'decimal-text', holds, found: 'exact', severity: 'ok' }
-        : {
-            check: 'decimal-text',
-            holds,
-            found: `${DECIMALS.map((d, i) => `${d} held as ${answered[i] ?? 'nothing'}`).join(', ')}`,
-            severity: 'limit',
-            consequence:
-              'decimals are held (and so shown, sorted and filtered) with the digits this store keeps: the README says what each store changes at load',
-          };
+      const holds = sameList(answered, DECIMALS);
+      return {
+        holds,
+        found: holds ? 'exact' : DECIMALS.map((d, i) => `${d} held as ${answered[i] ?? 'nothing'}`).join(', '),
+      };
     },
+    consequence: () =>
+      'decimals are held (and so shown, sorted and filtered) with the digits this store keeps: the README says what each store changes at load',
+    severity: 'limit',
   },
 ];
+
+/** Each question: its query, and what its rows mean for the server's promises. */
+export const CHECKS: readonly {
+  check: EngineCheckName;
+  query: () => SelectQuery;
+  read: (rows: Row[]) => EngineFinding;
+}[] = CHECK_LIST.map(({ check, query, read, consequence, severity = 'warning' as const }) => ({
+  check,
+  query,
+  read: (rows): EngineFinding => {
+    const { holds, found } = read(rows);
+    return holds
+      ? { check, holds, found, severity: 'ok' as const }
+      : { check, holds, found, severity, consequence: consequence(found) };
+  },
+}));
