@@ -54,30 +54,20 @@ test('every fixture invalid on purpose is one of the mappings checked', () => {
   expect(MAPPINGS).toEqual(expect.arrayContaining([...INVALID_ON_PURPOSE]));
 });
 
-describe.each(MAPPINGS)('OpenAPI description of %s', (file) => {
-  let mapping: Mapping | undefined;
-  let refusal: unknown;
+test.each([...INVALID_ON_PURPOSE])('%s fails to load, as it is meant to', async (file) => {
+  await expect(loadMapping(file)).rejects.toBeInstanceOf(MappingError);
+});
+
+describe.each(MAPPINGS.filter((file) => !INVALID_ON_PURPOSE.has(file)))('OpenAPI description of %s', (file) => {
+  let mapping: Mapping;
   let api: ApiClient;
   beforeAll(async () => {
-    try {
-      mapping = await loadMapping(file);
-    } catch (error) {
-      if (!INVALID_ON_PURPOSE.has(file)) throw error;
-      refusal = error;
-      return;
-    }
+    mapping = await loadMapping(file);
     api = await serve(mapping);
   });
   afterAll(() => api?.close());
 
-  test(INVALID_ON_PURPOSE.has(file) ? 'fails to load, as it is meant to' : 'loads', () => {
-    if (INVALID_ON_PURPOSE.has(file)) {
-      expect(refusal).toBeInstanceOf(MappingError);
-      expect(mapping).toBeUndefined();
-    } else expect(mapping).toBeDefined();
-  });
-
-  test.runIf(!INVALID_ON_PURPOSE.has(file))('is a valid OpenAPI 3.1 document, served once per dataset', async () => {
+  test('is a valid OpenAPI 3.1 document, served once per dataset', async () => {
     const { response, document } = await description(api);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
@@ -94,9 +84,9 @@ describe.each(MAPPINGS)('OpenAPI description of %s', (file) => {
     expect((await validate(structuredClone(other))).valid).toBe(true);
   });
 
-  test.runIf(!INVALID_ON_PURPOSE.has(file))('describes every type, relationship and field of the mapping', async () => {
+  test('describes every type, relationship and field of the mapping', async () => {
     const { document } = await description(api);
-    for (const type of mapping!.types.values()) {
+    for (const type of mapping.types.values()) {
       expect(document.paths[`/${type.name}`]?.get.operationId).toBe(`${type.name}.list`);
       expect(document.paths[`/${type.name}/{id}`]?.get.operationId).toBe(`${type.name}.get`);
       for (const name of type.relationships.keys()) {
@@ -119,7 +109,7 @@ describe.each(MAPPINGS)('OpenAPI description of %s', (file) => {
     }
   });
 
-  test.runIf(!INVALID_ON_PURPOSE.has(file))('answers 304 to its ETag, and HEAD with the headers of GET', async () => {
+  test('answers 304 to its ETag, and HEAD with the headers of GET', async () => {
     const { response } = await description(api);
     const etag = response.headers.get('etag')!;
     expect(etag).toMatch(/^"/);
