@@ -6,7 +6,7 @@ import { comparableValue, exactDoubleText, textConstant } from '../sparql/compar
 import type { Row } from '../store/store.js';
 
 /*
- * Engines differ in ways that change answers (docs/operations.md, "Which engines"): how text orders
+ * Engines differ in ways that change answers (docs/operations.md, "The engine check at start-up"): how text orders
  * and compares, how many digits a number keeps, which decimals they hold. The server owns what it
  * can, whatever the engine: every comparison is on a value it chose (sparql/comparable.ts), and
  * numbers are read through STR. What it cannot own is how the engine orders and compares the text
