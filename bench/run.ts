@@ -107,7 +107,9 @@ async function sortCorpus(dataset: Awaited<ReturnType<typeof benchDataset>>): Pr
   for (const store of stores) {
     const run = await runSortCorpus(store, dataset, options, workDir, 'missing' in tools ? undefined : tools);
     const name = `sort-corpus-${options.smoke ? 'smoke' : run.date.slice(0, 10)}-${dataset.size}-${store}`;
-    await writeFile(join(RESULTS, `${name}.json`), `${JSON.stringify(run, null, 1)}\n`);
+    const json = `${JSON.stringify(run, null, 1)}\n`;
+    await writeFile(join(RESULTS, `${name}.json`), json);
+    if (!options.smoke) await writeFile(join(RESULTS, `sort-corpus-latest-${dataset.size}-${store}.json`), json);
     console.log(`${renderSortCorpus(run)}\n`);
   }
 }
