@@ -1,16 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { writeDataset } from '../../scripts/generate.js';
-import { createApp } from '../../src/app.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import { resolveSortField } from '../../src/mapping/resolve-path.js';
-import type { Store } from '../../src/store/store.js';
-import { ApiClient } from '../support/api-client.js';
-import { describeStores, openStoreWith, SAMPLE_MAPPING } from '../support/each-store.js';
+import { describeStores, SAMPLE_MAPPING } from '../support/each-store.js';
+import { type GeneratedApi, openGeneratedApi } from '../support/generated-api.js';
 import { nonEmpty } from '../support/non-empty.js';
-import { Oracle } from '../support/oracle.js';
 import { sortablePaths } from '../support/sort-cases.js';
 
 /**
@@ -36,27 +29,18 @@ const TO_ONE_SORTS = nonEmpty(
 );
 
 describeStores(`sorts through to-one relationships on ${ACTIVITIES} generated activities`, (storeName) => {
-  let dir: string;
-  let store: Store;
-  let api: ApiClient;
-  let oracle: Oracle;
+  let generated: GeneratedApi | undefined;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sparql-jsonapi-to-one-'));
-    const file = join(dir, 'generated.nt');
-    await writeDataset({ activities: ACTIVITIES, seed: 27 }, file);
-    store = await openStoreWith(storeName, [file]);
-    oracle = Oracle.fromFile(file, mapping);
-    api = await ApiClient.listen(createApp({ datasets: [{ name: 'generated', mapping, store, linkBase: '' }] }));
+    generated = await openGeneratedApi(storeName, ACTIVITIES, 27);
   });
   afterAll(async () => {
-    await api?.close();
-    await store?.close();
-    await rm(dir, { recursive: true, force: true });
+    await generated?.close();
   });
 
   it.each(TO_ONE_SORTS)(
     'GET /trade-activities?sort=%s: the first and a deep page, in the data’s order',
     async (sort) => {
+      const { api, oracle } = generated!;
       const order = oracle.order('trade-activities', oracle.members('trade-activities'), sort);
       for (const number of [0, 100]) {
         const response = await api.get(`/trade-activities?sort=${sort}&page[number]=${number}`);
