@@ -1,12 +1,12 @@
 import type { Expression, Ordering, Pattern, VariableExpression, VariableTerm } from 'sparqljs';
 import { sortsByIdText } from '../mapping/ids.js';
-import type { Attribute, Mapping, Relationship, ResourceType, SortKey } from '../mapping/model.js';
+import type { Attribute, Mapping, ResourceType, SortKey } from '../mapping/model.js';
 import { XSD_BOOLEAN } from '../rdf/vocabulary.js';
 import { valueOrder } from '../request/filter-values.js';
 import { aggregate, bgp, bind, filter, integer, iri, literal, op, optional, str, triple, variable } from './ast.js';
 import { comparableValue, exactDoubleText } from './comparable.js';
 import { strictLanguageFilter, tieredText } from './language-tier.js';
-import { hopPatterns, idVariable, linkTriple, memberPatterns } from './members.js';
+import { hopPatterns, idVariable } from './members.js';
 
 /**
  * What a list of sort keys adds to a list query. Keys are *flat* when each can hold one value per
@@ -214,33 +214,11 @@ function keyPath(
   const end = key.path.end as Attribute;
   const name = (j: number) => variable(`${prefix}${j}`);
   const toOne = key.path.hops.every((hop) => hop.cardinality === 'one');
-  const { patterns, end: from } = toOne
-    ? checkedHops(mapping, key.path.hops, subject, name)
-    : hopPatterns(mapping, key.path.hops, subject, name);
+  const { patterns, end: from } = hopPatterns(mapping, key.path.hops, subject, name, true, toOne);
   patterns.push(bgp(triple(from, iri(end.predicate), value)));
   patterns.push(...strictLanguageFilter(value, end)); // a strict language: values in other languages are no key
   return patterns;
 }
-
-/** {@link hopPatterns} with each target's class and id triples in a FILTER EXISTS (see {@link keyPath}). */
-function checkedHops(
-  mapping: Mapping,
-  hops: readonly Relationship[],
-  subject: VariableTerm,
-  name: (j: number) => VariableTerm,
-): { patterns: Pattern[]; end: VariableTerm } {
-  const patterns: Pattern[] = [];
-  let from = subject;
-  hops.forEach((hop, j) => {
-    const to = name(j);
-    const [classAndId, ...tests] = memberPatterns(mapping.types.get(hop.target)!, to);
-    patterns.push(bgp(linkTriple(hop, from, to)), filter(exists(classAndId!)), ...tests);
-    from = to;
-  });
-  return { patterns, end: from };
-}
-
-const exists = (pattern: Pattern): Expression => op('exists', { type: 'group', patterns: [pattern] } as never);
 
 /** `a < b` in a key's order. Booleans by truth value: Oxigraph's `<` on booleans is an error. */
 function lessThan(attribute: Attribute, a: Expression, b: Expression): Expression {
