@@ -26,6 +26,10 @@ export interface BenchOptions {
    * default (embedded store: on, no expiry; an endpoint: off).
    */
   readonly windowCacheTtlSeconds?: number;
+  /** Run the sort corpus (`sort-corpus.ts`) instead of the shapes. */
+  readonly sortCorpus: boolean;
+  /** The collections the sort corpus sorts; undefined: every type of the mapping. */
+  readonly corpusTypes?: readonly string[];
 }
 
 export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m]... [--store embedded|virtuoso]... [options]
@@ -37,7 +41,12 @@ export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m]... [--store e
   --connections N   concurrent connections, comma-separated (default 10,50; smoke 10)
   --iterations N    sequential requests per shape after warm-up (default 200; smoke 5)
   --window-cache S  the server's window cache TTL in seconds, 0 for off (default: the server's
-                    own: on without expiry for the embedded store, off for Virtuoso)`;
+                    own: on without expiry for the embedded store, off for Virtuoso)
+  --sort-corpus     instead of the shapes: every sortable path of the mapping up to two hops,
+                    both directions, first page and page 100 of each collection; per order the
+                    first read and the median of 3 more, flagging any over 1 s per page
+                    (Virtuoso) or a 504 or a first read over 5 s (embedded)
+  --types T         the sort corpus's collections, comma-separated (default: every type)`;
 
 const list = (values: readonly string[] | undefined) =>
   (values ?? [])
@@ -62,6 +71,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
         connections: { type: 'string' },
         iterations: { type: 'string' },
         'window-cache': { type: 'string' },
+        'sort-corpus': { type: 'boolean' },
+        types: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -110,5 +121,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
     sequentialBudgetSeconds: smoke ? 1 : 30,
     maxRotation: smoke ? 5 : 50,
     ...(windowCacheTtlSeconds !== undefined && { windowCacheTtlSeconds }),
+    sortCorpus: values['sort-corpus'] ?? false,
+    ...(values.types !== undefined && { corpusTypes: list([values.types]) }),
   };
 }

@@ -13,6 +13,7 @@ import { machineInfo } from './machine.js';
 import { parseBenchOptions, SIZES, type StoreKind, USAGE } from './options.js';
 import { renderRun } from './report.js';
 import type { RunResult, StoreResult } from './results.js';
+import { renderSortCorpus, runSortCorpus } from './run-sort-corpus.js';
 import { benchStore } from './run-store.js';
 import { virtuosoTools } from './stores.js';
 
@@ -48,6 +49,10 @@ try {
     console.error(
       `[bench] ${size}: ${dataset.triples} triples (${dataset.activities} activities) in ${dataset.file}${dataset.generatedMs ? `, generated in ${dataset.generatedMs} ms` : ''}`,
     );
+    if (options.sortCorpus) {
+      await sortCorpus(dataset);
+      continue;
+    }
     const results: StoreResult[] = [];
     const failures = [...skipped];
     for (const store of stores) {
@@ -83,14 +88,30 @@ try {
     console.log(renderRun(run));
   }
   // The chart shows the latest full run of every size (runs of one size at a time add up).
-  const runs = options.smoke
-    ? [JSON.parse(await readFile(join(RESULTS, 'smoke-10k.json'), 'utf8')) as RunResult]
-    : await latestRuns();
-  const chart = join(RESULTS, options.smoke ? 'smoke.svg' : 'latest.svg');
-  await writeFile(chart, renderChart(runs));
-  console.log(`Raw figures in ${RESULTS}, chart in ${chart}; ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+  if (!options.sortCorpus) {
+    const runs = options.smoke
+      ? [JSON.parse(await readFile(join(RESULTS, 'smoke-10k.json'), 'utf8')) as RunResult]
+      : await latestRuns();
+    const chart = join(RESULTS, options.smoke ? 'smoke.svg' : 'latest.svg');
+    await writeFile(chart, renderChart(runs));
+    console.log(
+      `Raw figures in ${RESULTS}, chart in ${chart}; ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+    );
+  }
 } finally {
   await rm(workDir, { recursive: true, force: true });
+}
+
+/** The sort corpus on each store (`--sort-corpus`): its table on stdout, its figures in results/. */
+async function sortCorpus(dataset: Awaited<ReturnType<typeof benchDataset>>): Promise<void> {
+  for (const store of stores) {
+    const run = await runSortCorpus(store, dataset, options, workDir, 'missing' in tools ? undefined : tools);
+    const name = `sort-corpus-${options.smoke ? 'smoke' : run.date.slice(0, 10)}-${dataset.size}-${store}`;
+    const json = `${JSON.stringify(run, null, 1)}\n`;
+    await writeFile(join(RESULTS, `${name}.json`), json);
+    if (!options.smoke) await writeFile(join(RESULTS, `sort-corpus-latest-${dataset.size}-${store}.json`), json);
+    console.log(`${renderSortCorpus(run)}\n`);
+  }
 }
 
 async function latestRuns(): Promise<RunResult[]> {

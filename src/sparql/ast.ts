@@ -58,6 +58,12 @@ export const op = (operator: string, ...args: Expression[]): OperationExpression
   operator,
   args,
 });
+/** `EXISTS { patterns }`, for a FILTER. */
+export const exists = (...patterns: Pattern[]): OperationExpression => ({
+  type: 'operation',
+  operator: 'exists',
+  args: [{ type: 'group', patterns }],
+});
 export const str = (expression: Expression): OperationExpression => op('str', expression);
 export const aggregate = (
   aggregation: 'min' | 'max' | 'count',

@@ -1,7 +1,7 @@
 import type { Expression, Pattern, Triple, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { IdStrategy, Mapping, Relationship, ResourceType } from '../mapping/model.js';
-import { bgp, filter, iri, literal, op, RDF_TYPE, str, triple, values, variable, xsdString } from './ast.js';
+import { bgp, exists, filter, iri, literal, op, RDF_TYPE, str, triple, values, variable, xsdString } from './ast.js';
 
 /** The variable holding the id literal of a `predicate`-strategy resource bound to `subject`. */
 export const idVariable = (subject: VariableTerm): VariableTerm => variable(`${subject.value}_id`);
@@ -55,7 +55,10 @@ export function linkTriple(relationship: Relationship, from: VariableTerm, to: V
  * The patterns from `subject` along relationships `hops` (a sort or filter path), each target
  * bound to `name(j)` and a member of its type; the last one's membership is left out with
  * `lastMember: false`, for a caller that checks it elsewhere. `end` is the last target (or
- * `subject` when there is no hop).
+ * `subject` when there is no hop). With `inExists`, each target's class and id triples go in a
+ * FILTER EXISTS after the hop that binds it (its IRI test stays a FILTER of the path), for a path
+ * read once per member, where a store that orders the triples itself must not start from the
+ * class (`sort-clauses.ts` keyPath says why).
  *
  * @example hopPatterns(mapping, parsePath('origin.country.name').hops, variable('s'), (j) => variable(`k0_${j}`))
  */
@@ -65,13 +68,17 @@ export function hopPatterns(
   subject: VariableTerm,
   name: (j: number) => VariableTerm,
   lastMember = true,
+  inExists = false,
 ): { patterns: Pattern[]; end: VariableTerm } {
   const patterns: Pattern[] = [];
   let from = subject;
   hops.forEach((hop, j) => {
     const to = name(j);
     patterns.push(bgp(linkTriple(hop, from, to)));
-    if (lastMember || j < hops.length - 1) patterns.push(...memberPatterns(mapping.types.get(hop.target)!, to));
+    if (lastMember || j < hops.length - 1) {
+      const [classAndId, ...tests] = memberPatterns(mapping.types.get(hop.target)!, to);
+      patterns.push(inExists ? filter(exists(classAndId!)) : classAndId!, ...tests);
+    }
     from = to;
   });
   return { patterns, end: from };

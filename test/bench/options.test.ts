@@ -35,6 +35,12 @@ describe('parseBenchOptions', () => {
     expect(parseBenchOptions(['--window-cache', '0'])).toMatchObject({ windowCacheTtlSeconds: 0 });
     expect(parseBenchOptions(['--window-cache', '3600'])).toMatchObject({ windowCacheTtlSeconds: 3600 });
     expect(parseBenchOptions([])).not.toHaveProperty('windowCacheTtlSeconds');
+    expect(parseBenchOptions(['--sort-corpus', '--types', 'concepts,trade-activities'])).toMatchObject({
+      sortCorpus: true,
+      corpusTypes: ['concepts', 'trade-activities'],
+    });
+    expect(parseBenchOptions([])).toMatchObject({ sortCorpus: false });
+    expect(parseBenchOptions([])).not.toHaveProperty('corpusTypes');
   });
 
   it.each([

@@ -28,6 +28,7 @@ const SHAPES: readonly (readonly [name: string, request: string | (() => Promise
   ['collection-sorted-by-attribute', '/concepts?sort=-label,notation'],
   ['collection-sorted-by-related-attribute', '/trade-activities?sort=concerns.label,-origin.country.name'],
   ['collection-sorted-to-many', '/trade-activities?sort=concerns.label'],
+  ['collection-sorted-by-to-one-path', '/trade-activities?sort=-amount.value'],
   ['collection-filtered', '/trade-activities?filter[concerns.notation]=0101&filter[financial-year][gte]=2016-01-01Z'],
   ['single', '/trade-activities/7c1e0a42'],
   ['single-by-template-id', '/concepts/0101'],

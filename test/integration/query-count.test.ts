@@ -1,16 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { writeDataset } from '../../scripts/generate.js';
-import { createApp } from '../../src/app.js';
-import { loadMapping } from '../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../src/mapping/model.js';
-import type { Store } from '../../src/store/store.js';
-import { ApiClient, queryCount } from '../support/api-client.js';
-import { describeStores, openStoreWith, SAMPLE_MAPPING } from '../support/each-store.js';
+import { type ApiClient, queryCount } from '../support/api-client.js';
+import { describeStores } from '../support/each-store.js';
+import { type GeneratedApi, openGeneratedApi } from '../support/generated-api.js';
 import { fetchGoesWithPage, listAfterKeyedWindow } from '../support/list-cost.js';
-import { Oracle } from '../support/oracle.js';
+import type { Oracle } from '../support/oracle.js';
 
 /**
  * The number of SPARQL queries does not grow with the number of resources: the same request
@@ -20,24 +14,16 @@ const ACTIVITIES = 300;
 const _endpoint = inject('endpoint');
 
 describeStores(`queries per request on ${ACTIVITIES} generated activities`, (storeName) => {
-  let dir: string;
-  let store: Store;
+  let generated: GeneratedApi | undefined;
   let api: ApiClient;
   let mapping: Mapping;
   let oracle: Oracle;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sparql-jsonapi-count-'));
-    const file = join(dir, 'generated.nt');
-    await writeDataset({ activities: ACTIVITIES, seed: 7 }, file);
-    store = await openStoreWith(storeName, [file]);
-    mapping = await loadMapping(SAMPLE_MAPPING);
-    oracle = Oracle.fromFile(file, mapping);
-    api = await ApiClient.listen(createApp({ datasets: [{ name: 'generated', mapping, store, linkBase: '' }] }));
+    generated = await openGeneratedApi(storeName, ACTIVITIES, 7);
+    ({ api, mapping, oracle } = generated);
   });
   afterAll(async () => {
-    await api?.close();
-    await store?.close();
-    await rm(dir, { recursive: true, force: true });
+    await generated?.close();
   });
 
   it('a full page of the largest size, sorted through a to-many relationship, takes 3 queries (list, count, fetch)', async () => {
