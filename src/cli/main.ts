@@ -53,6 +53,10 @@ serve options:
   --cache-control V  Cache-Control of 200 and 304 responses (default no-cache)
   --filter-syntax mu-cl-resources   also accept mu-cl-resources' filters (filter[:exact:name]=…,
                      filter[relationship][attribute]=…), for its front-ends (docs/mu-cl-resources.md)
+  --delta-listen HOST:PORT   a second listener for mu delta-notifier's POST /.mu/delta
+                     (resourceFormat v0.0.1); with it, the response and window caches are on
+                     without expiry and each delta drops what it changes (docs/live-data.md)
+  --delta-token T    the listener only hears Authorization: Bearer T
   --explain          answer ?explain-plan: the plan and each SPARQL query in meta.explain
                      (docs/api.md#explain); LOG_LEVEL=debug logs each query too
   --log-requests     log every request (method, URL, status, time)
@@ -102,6 +106,8 @@ async function command([name, ...rest]: readonly string[], io: CliIo): Promise<n
     line(io.stdout, USAGE);
     return 0;
   }
+  if (values['delta-token'] !== undefined && values['delta-listen'] === undefined)
+    throw new ConfigError('--delta-token: give --delta-listen HOST:PORT too');
   const config = values.config ? await readConfigFile(values.config) : configFromFlags(values, io.env);
   return serve(withSwitches(applyEnvironment(config, io.env), values), io);
 }
@@ -141,6 +147,12 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
     ...(config.health && { health: config.health }),
     ...(config.accessLogSample !== undefined && { accessLogSample: config.accessLogSample }),
     ...(config.maxUrlLength !== undefined && { maxUrlLength: config.maxUrlLength }),
+    ...(config.deltas && {
+      deltas: {
+        ...(config.deltas.token !== undefined && { token: config.deltas.token }),
+        ...(config.deltas.maxBytes !== undefined && { maxBytes: config.deltas.maxBytes }),
+      },
+    }),
     shutdown: stopping.signal,
   });
   void (app.locals.checkEngines as (signal: AbortSignal) => Promise<void>)(checksQuiet.signal);
@@ -171,6 +183,16 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
         name: 'metrics on',
       });
     }
+    if (config.deltas) {
+      servers.push({
+        server: await listen(
+          createApiServer(app.locals.deltaListener as express.Express, logger),
+          config.deltas.port,
+          config.deltas.host,
+        ),
+        name: 'delta listener on',
+      });
+    }
   } catch (error) {
     checksQuiet.abort();
     for (const { server } of servers) server.close();
@@ -178,8 +200,8 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
     throw error;
   }
   for (const { server, name } of servers) {
-    const { port } = server.address() as AddressInfo;
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const { port, address } = server.address() as AddressInfo;
+    const host = address.includes(':') ? `[${address}]` : address;
     logger.info(
       { datasets: datasets.map((d) => `${d.name}: ${d.store.description}`) },
       `${name} http://${host}:${port}`,
