@@ -16,6 +16,7 @@ import {
   fedServer,
   plainServer,
   postDelta,
+  sparqlUpdate,
 } from '../support/live-servers.js';
 import { metricValue } from '../support/metrics-text.js';
 
@@ -49,11 +50,7 @@ describeStores(
     afterAll(async () => {
       await fed?.close();
       await plain?.close();
-      await fetch(endpointUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/sparql-update' },
-        body: `DROP SILENT GRAPH <${graph}>`,
-      });
+      await sparqlUpdate(endpointUrl, `DROP SILENT GRAPH <${graph}>`);
       await store?.close();
     });
 
@@ -65,12 +62,7 @@ describeStores(
       for (let round = 1; round <= ROUNDS; round++) {
         const change = await changes.next();
         const context = `seed ${SEED} (LIVE_SEED=${SEED}), round ${round}: ${change.what}`;
-        const update = await fetch(endpointUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/sparql-update' },
-          body: updateOf(change, graph),
-        });
-        expect(update.status, `${context}: the update`).toBeLessThan(300);
+        expect(await sparqlUpdate(endpointUrl, updateOf(change, graph)), `${context}: the update`).toBeLessThan(300);
         expect((await postDelta(fed.deltaUrl, deltaOf(change, graph))).status, `${context}: the delta`).toBe(204);
         const urls = comparedUrls(changes.activityIds(), conceptIds, (a) => changes.pick(a));
         for (let i = 0; i < COMPARED_PER_ROUND; i++) await expectSame(fed.api, plain, changes.pick(urls), context);

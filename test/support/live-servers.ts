@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { ChangeSet } from '../../src/http/delta-body.js';
+import type { DeltaListenerOptions } from '../../src/http/delta-listener.js';
 import type { Mapping } from '../../src/mapping/model.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, CURSOR_PAGE } from './api-client.js';
@@ -22,8 +23,13 @@ export interface FedServer {
   close(): Promise<void>;
 }
 
-/** The sample dataset served with every cache on and a delta listener (`token` guards it when given). */
-export async function fedServer(mapping: Mapping, store: Store, graph?: string, token?: string): Promise<FedServer> {
+/** The sample dataset served with every cache on and a delta listener (with `deltas`' token and limit). */
+export async function fedServer(
+  mapping: Mapping,
+  store: Store,
+  graph?: string,
+  deltas: DeltaListenerOptions = {},
+): Promise<FedServer> {
   const app = createApp({
     datasets: [
       {
@@ -35,7 +41,7 @@ export async function fedServer(mapping: Mapping, store: Store, graph?: string, 
         options: { cacheTtlSeconds: Number.POSITIVE_INFINITY, windowCacheTtlSeconds: Number.POSITIVE_INFINITY },
       },
     ],
-    deltas: token === undefined ? {} : { token },
+    deltas,
   });
   const api = await ApiClient.listen(app);
   const listener = await listenOn(app.locals.deltaListener);
@@ -113,4 +119,15 @@ export async function expectSame(fed: ApiClient, plain: ApiClient, path: string,
 async function raw(url: string, headers: Record<string, string>) {
   const response = await fetch(url, { headers });
   return { status: response.status, etag: response.headers.get('etag'), body: await response.text() };
+}
+
+/** Runs a SPARQL UPDATE on the endpoint; resolves the HTTP status. */
+export async function sparqlUpdate(endpointUrl: string, update: string): Promise<number> {
+  const response = await fetch(endpointUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sparql-update' },
+    body: update,
+  });
+  await response.arrayBuffer();
+  return response.status;
 }
