@@ -141,6 +141,8 @@ const configSchema = z.strictObject({
   maxUrlLength: wholeNumber(256, 65_536, 'expected a length from 256 to 65536').optional(),
   // Live data: a second listener for delta-notifier's messages (docs/live-data.md); with it, every
   // dataset's caches are on without expiry unless its TTLs say otherwise.
+  // serve --watch: reload a dataset whose data file (embedded store) or mapping file changes.
+  watch: z.boolean().optional(),
   deltas: z
     .strictObject({
       listen: listenAddress,
@@ -174,6 +176,8 @@ export interface ServerConfig {
   readonly accessLogSample?: number;
   /** Longest request URL accepted (414 beyond); 8192 when absent. */
   readonly maxUrlLength?: number;
+  /** Reload a dataset whose data or mapping file changes (`cli/watch-files.ts`). */
+  readonly watch?: boolean;
   /** The delta listener: where, its bearer token, its body limit. Absent: no listener. */
   readonly deltas?: DeltasConfig;
 }
@@ -239,6 +243,7 @@ function compileConfig(config: ConfigFile, base: string, source: string): Server
     ...(config.logRequests && { accessLogSample: 1 }),
     ...(config.maxUrlLength !== undefined && { maxUrlLength: config.maxUrlLength }),
     ...(config.deltas && { deltas: deltasConfig(config.deltas) }),
+    ...(config.watch && { watch: true }),
   };
 }
 
@@ -262,13 +267,19 @@ export function withSwitches(config: ServerConfig, flags: ServeSwitches): Server
   const datasets = flags.explain
     ? Object.fromEntries(Object.entries(config.datasets).map(([name, d]) => [name, { ...d, explain: true }]))
     : config.datasets;
-  return { ...config, datasets, ...(flags['log-requests'] && { accessLogSample: 1 }) };
+  return {
+    ...config,
+    datasets,
+    ...(flags['log-requests'] && { accessLogSample: 1 }),
+    ...(flags.watch && { watch: true }),
+  };
 }
 
 /** The `serve` flags that take no value. */
 export interface ServeSwitches {
   readonly explain?: boolean;
   readonly 'log-requests'?: boolean;
+  readonly watch?: boolean;
 }
 
 /** The `serve` flags, as node:util parseArgs gives them (every value a string). */

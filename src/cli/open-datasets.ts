@@ -90,7 +90,7 @@ export function datasetOptions(d: DatasetConfig, fed = false): DatasetOptions {
  * queue 64 light and 16 heavy, on `light + heavy + 1` workers unless `workers` says otherwise), and `timeoutMs` (the
  * request deadline, 10 000 by default) as the store's own limit on each query.
  */
-function openStore(d: DatasetConfig, logger: Logger): Promise<Store> {
+export function openStore(d: DatasetConfig, logger: Logger): Promise<Store> {
   const timeoutMs = d.timeoutMs ?? DEFAULT_DATASET_OPTIONS.timeoutMs;
   const queries = d.queries ?? {};
   if (d.endpoint) {
