@@ -169,7 +169,17 @@ describeStores('delta listener: bad input, the public port, other graphs, precis
 
   test('a label changed: lists sorted by labels are dropped, lists that do not read labels stay', async () => {
     await warm();
+    const dropped = (text: string, cache: string) =>
+      metricValue(text, 'cache_entries_dropped_total', { cache, reason: 'delta' });
+    const before = await fed.api.metrics();
     expect((await postDelta(fed.deltaUrl, labelDelta('http://example.org/the-dataset-graph'), auth)).status).toBe(204);
+    const after = await fed.api.metrics();
+    // The label-sorted list: its response, and its whole list in the window cache.
+    expect(dropped(after, 'response')).toBeGreaterThan(dropped(before, 'response'));
+    expect(dropped(after, 'window')).toBeGreaterThan(dropped(before, 'window'));
+    expect(metricValue(after, 'delta_duration_seconds_count', { outcome: 'applied' })).toBe(
+      metricValue(before, 'delta_duration_seconds_count', { outcome: 'applied' }) + 1,
+    );
     expect(await fromCache(fed, LABELS)).toBe(false);
     expect(await fromCache(fed, YEARS)).toBe(true);
   });
