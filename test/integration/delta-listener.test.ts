@@ -43,6 +43,21 @@ const labelDelta = (graph: string, predicate = `${SKOS}prefLabel`): ChangeSet[] 
   },
 ];
 
+/** A body of one change set with one triple, `changed` replacing its terms. */
+const oneTriple = (list: 'inserts' | 'deletes', changed: Record<string, unknown>) =>
+  JSON.stringify([
+    {
+      [list]: [
+        {
+          subject: { type: 'uri', value: 'urn:s' },
+          predicate: { type: 'uri', value: 'urn:p' },
+          object: { type: 'uri', value: 'urn:o' },
+          ...changed,
+        },
+      ],
+    },
+  ]);
+
 /** Whether the fed server answered `path` from its response cache (Server-Timing says so). */
 async function fromCache(fed: FedServer, path: string): Promise<boolean> {
   const response = await fed.api.get(path);
@@ -109,34 +124,8 @@ describeStores('delta listener: bad input, the public port, other graphs, precis
   test.each([
     ['not JSON', '[{"inserts": ['],
     ['not an array', '{"inserts": [], "deletes": []}'],
-    [
-      'a predicate that is a literal',
-      JSON.stringify([
-        {
-          inserts: [
-            {
-              subject: { type: 'uri', value: 'urn:s' },
-              predicate: { type: 'literal', value: 'p' },
-              object: { type: 'uri', value: 'urn:o' },
-            },
-          ],
-        },
-      ]),
-    ],
-    [
-      'a term of an unknown type',
-      JSON.stringify([
-        {
-          deletes: [
-            {
-              subject: { type: 'iri', value: 'urn:s' },
-              predicate: { type: 'uri', value: 'urn:p' },
-              object: { type: 'uri', value: 'urn:o' },
-            },
-          ],
-        },
-      ]),
-    ],
+    ['a predicate that is a literal', oneTriple('inserts', { predicate: { type: 'literal', value: 'p' } })],
+    ['a term of an unknown type', oneTriple('deletes', { subject: { type: 'iri', value: 'urn:s' } })],
     [
       'a triple without an object',
       JSON.stringify([

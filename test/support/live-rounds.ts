@@ -1,5 +1,6 @@
 import type { Quad, Term } from '@rdfjs/types';
 import { DataFactory, Writer } from 'n3';
+import { mulberry32 } from '../../scripts/generate.js';
 import type { ChangeSet } from '../../src/http/delta-body.js';
 import type { DeltaTerm, DeltaTriple } from '../../src/plan/change-rules.js';
 import type { Store } from '../../src/store/store.js';
@@ -15,17 +16,8 @@ const GR = 'http://purl.org/goodrelations/v1#';
 const TRADE_ACTIVITY = `${ELOD}TradeActivity`;
 const CONCEPT = `${SKOS}Concept`;
 
-/** A seeded PRNG (mulberry32): the same seed walks the same rounds. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG: the same seed walks the same rounds. */
+export const seededRandom = mulberry32;
 
 /** One round: the triples it deletes and inserts (in the default graph of the writer's choice). */
 export interface Change {
