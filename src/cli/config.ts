@@ -100,7 +100,9 @@ const listenAddress = z
   .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):\d{1,5}$/, {
     error: 'expected HOST:PORT, e.g. 127.0.0.1:8081 or 0.0.0.0:8081',
   })
-  .refine((v) => Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, { error: 'expected a port number up to 65535' });
+  .refine((v) => !/:\d+$/.test(v) || Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, {
+    error: 'expected a port number up to 65535',
+  });
 
 const configSchema = z.strictObject({
   port: wholeNumber(0, 65535, 'expected a port number (0 to 65535)').optional(),
@@ -325,7 +327,8 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   windowCacheTtlSeconds: '--window-cache-ttl',
   cacheControl: '--cache-control',
   filterSyntax: '--filter-syntax',
-  deltas: '--delta-listen',
+  'deltas.listen': '--delta-listen',
+  'deltas.token': '--delta-token',
 };
 
 /**
@@ -373,7 +376,8 @@ export function configFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): Serv
     throw new ConfigError(
       parsed.error.issues
         .map((issue) => {
-          const key = issue.path[0] === 'datasets' ? issue.path[2] : issue.path[0];
+          const [first, second, third] = issue.path;
+          const key = first === 'datasets' ? third : first === 'deltas' ? `deltas.${String(second)}` : first;
           const flag = typeof key === 'string' ? (FLAG_OF[key] ?? key) : 'serve';
           const given = valueAt(raw, issue.path);
           return `${flag}: ${issue.message}${typeof given === 'string' || typeof given === 'number' ? `, got '${given}'` : ''}`;
