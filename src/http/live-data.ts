@@ -48,7 +48,8 @@ export class LiveData {
           for (const iri of effect.iris) iris.add(iri);
         }
       for (const [rule, count] of Object.entries(counts)) this.metrics.triplesUnder(rule, count);
-      if (iris.size > 0) this.freshness.changed(dataset, iris);
+      if (iris.size === 0) return { dataset, rules: counts, iris: 0, dropped: { response: 0, window: 0 } };
+      this.freshness.changed(dataset, iris);
       return { dataset, rules: counts, iris: iris.size, dropped: this.dropStale(dataset, 'delta') };
     });
   }
