@@ -1,4 +1,5 @@
-import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
+import type { Attribute, Mapping, Relationship, ResourceType } from '../mapping/model.js';
+import type { ListRequest } from './plan.js';
 
 /**
  * The IRIs an answer can depend on: for every resource type the plan (or list request) touches,
@@ -15,23 +16,7 @@ import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
  * @example planReads(mapping, planRequest(mapping, route, parameters, options, profiles))
  */
 export function planReads(mapping: Mapping, plan: object): string[] {
-  const types = new Set<ResourceType>();
-  const seen = new WeakSet<object>();
-  const walk = (value: unknown): void => {
-    if (value === null || typeof value !== 'object' || seen.has(value)) return;
-    seen.add(value);
-    if (isResourceType(value)) {
-      types.add(value);
-      return;
-    }
-    if (isRelationship(value)) {
-      const target = mapping.types.get(value.target);
-      if (target) types.add(target);
-    }
-    const children = value instanceof Map ? value.values() : Array.isArray(value) ? value : Object.values(value);
-    for (const child of children) walk(child);
-  };
-  walk(plan);
+  const { types } = walk(mapping, plan);
   const reads = new Set<string>();
   for (const type of types) {
     typeReads(type, reads);
@@ -42,6 +27,53 @@ export function planReads(mapping: Mapping, plan: object): string[] {
     }
   }
   return [...reads];
+}
+
+/**
+ * The IRIs a whole ordered list depends on (what the window cache keeps: its members in order,
+ * and their sort key values), narrower than {@link planReads}: the listed type's class and id
+ * predicate, and only the predicates its sort keys, filters and parent follow, with the class and
+ * id predicate of each type they reach (a member of a hop must be of its type). The attributes the
+ * page shows are read by another query, after the list: a change to them leaves the list as it is.
+ *
+ * @example listReads(mapping, { type, sort: type.defaultSort, filters: [] })
+ */
+export function listReads(mapping: Mapping, request: ListRequest): string[] {
+  const { types, relationships, attributes } = walk(mapping, request);
+  const reads = new Set<string>();
+  for (const type of types) identityReads(type, reads);
+  for (const relationship of relationships) reads.add(relationship.predicate);
+  for (const attribute of attributes) reads.add(attribute.predicate);
+  return [...reads];
+}
+
+/**
+ * Every mapping part `value` holds, walked whole: the types it holds or reaches through a
+ * relationship, the relationships and the attributes. A type's own attributes and relationships
+ * are not walked: holding a type says what it is, not what it shows.
+ */
+function walk(mapping: Mapping, value: object) {
+  const types = new Set<ResourceType>();
+  const relationships = new Set<Relationship>();
+  const attributes = new Set<Attribute>();
+  const seen = new WeakSet<object>();
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (isResourceType(node)) {
+      types.add(node);
+      return;
+    }
+    if (isRelationship(node)) {
+      relationships.add(node);
+      const target = mapping.types.get(node.target);
+      if (target) types.add(target);
+    } else if (isAttribute(node)) attributes.add(node);
+    const children = node instanceof Map ? node.values() : Array.isArray(node) ? node : Object.values(node);
+    for (const child of children) visit(child);
+  };
+  visit(value);
+  return { types, relationships, attributes };
 }
 
 /** A type's class, id predicate and attribute predicates. */
@@ -61,3 +93,6 @@ const isResourceType = (value: object): value is ResourceType =>
 
 const isRelationship = (value: object): value is Relationship =>
   'predicate' in value && 'target' in value && 'inverse' in value;
+
+const isAttribute = (value: object): value is Attribute =>
+  'predicate' in value && 'many' in value && !('target' in value);

@@ -16,7 +16,8 @@ import {
   type DeltaTerm,
   type DeltaTriple,
 } from '../../../src/plan/change-rules.js';
-import { planReads } from '../../../src/plan/plan-reads.js';
+import type { Plan } from '../../../src/plan/plan.js';
+import { listReads, planReads } from '../../../src/plan/plan-reads.js';
 import { planRequest } from '../../../src/plan/plan-request.js';
 import { parsePath } from '../../../src/request/parse-path.js';
 import { parseQuery } from '../../../src/request/parse-query.js';
@@ -123,6 +124,31 @@ describe('planReads: a change reaches exactly the requests that read it', () => 
     [broader, '/concept-schemes', false],
   ] as const)('%#: %o reaches %s: %s', (changed, url, expected) => {
     expect(reaches(changed, url)).toBe(expected);
+  });
+});
+
+describe('listReads: a whole list (the window cache) depends on its order, members and filters only', () => {
+  const list = (url: string) => {
+    const [path, query = ''] = url.split('?');
+    const plan = planRequest(mapping, parsePath(path!), parseQuery(query, 'json-api'), DEFAULT_DATASET_OPTIONS, []);
+    return listReads(mapping, (plan as Extract<Plan, { list: unknown }>).list);
+  };
+
+  it.each([
+    ['/trade-activities', `${ELOD}financialYear`, true], // the default sort, -financial-year
+    ['/trade-activities?sort=amount.value', `${ELOD}financialYear`, false],
+    ['/trade-activities?sort=amount.value', 'http://purl.org/goodrelations/v1#hasCurrencyValue', true],
+    ['/trade-activities?sort=amount.value', `${ELOD}amount`, true],
+    ['/trade-activities?sort=amount.value', 'http://purl.org/goodrelations/v1#UnitPriceSpecification', true],
+    ['/trade-activities?sort=amount.value', `${ELOD}TradeActivity`, true],
+    ['/concepts?sort=label', `${SKOS}notation`, false],
+    ['/concepts?filter[notation]=01', `${SKOS}notation`, true],
+    ['/concepts/01/narrower-concepts', `${SKOS}broader`, true],
+    ['/trade-activities/7c1e0a42/concerns', `${ELOD}TradeActivity`, true],
+  ])('%s reads %s: %s', (url, iri, expected) => {
+    expect(list(url).includes(iri)).toBe(expected);
+    // Whatever a list reads, the response showing it reads too.
+    if (expected) expect(reads(url)).toContain(iri);
   });
 });
 
