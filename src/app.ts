@@ -7,15 +7,19 @@ import { pinoHttp } from 'pino-http';
 import { type Dataset, optionsOf } from './dataset.js';
 import { JsonApiError } from './errors/json-api-error.js';
 import { checkEngines, type EngineFindings } from './execute/engine-check.js';
+import { Freshness } from './execute/freshness.js';
 import { withSignal } from './execute/run-query.js';
 import { warmLists } from './execute/warm-lists.js';
 import { WindowCache, type WindowCacheOptions } from './execute/window-cache.js';
 import { apiDescriptionHandler } from './http/api-description.js';
 import { type CorsOptions, corsHandler } from './http/cors.js';
+import { type DeltaListenerOptions, deltaListener } from './http/delta-listener.js';
+import { DeltaMetrics } from './http/delta-metrics.js';
 import { docsPageHandler } from './http/docs-page.js';
 import { errorHandler } from './http/error-handler.js';
 import { type HealthOptions, healthHandler } from './http/health.js';
 import { jsonApiHandler } from './http/json-api-handler.js';
+import { LiveData } from './http/live-data.js';
 import { Metrics } from './http/metrics.js';
 import { ResponseCache, type ResponseCacheOptions } from './http/response-cache.js';
 import { rootDocumentHandler } from './http/root-document.js';
@@ -29,9 +33,15 @@ export interface AppOptions {
   /** Which origins may read responses from scripts, and which request headers they may send; any origin by default. */
   readonly cors?: CorsOptions;
   /** The response cache's memory bound (and a clock for tests); each dataset's TTL turns it on. */
-  readonly responseCache?: Omit<ResponseCacheOptions, 'onLookup'>;
+  readonly responseCache?: Omit<ResponseCacheOptions, 'onLookup' | 'freshness'>;
   /** The window cache's memory bound (and a clock for tests); each dataset's `windowCacheTtlSeconds` turns it on. */
-  readonly windowCache?: WindowCacheOptions;
+  readonly windowCache?: Omit<WindowCacheOptions, 'freshness'>;
+  /**
+   * Live data: the app of the delta listener (`http/delta-listener.ts`) is `app.locals.deltaListener`,
+   * for the CLI (or a test) to serve on a port of its own, never this app's. The caches' TTLs stay
+   * each dataset's own: the CLI turns them on without expiry when it listens for deltas.
+   */
+  readonly deltas?: DeltaListenerOptions;
   /** Adds process metrics (CPU, memory, event loop, GC) to `/metrics`; off by default, on in the CLI. */
   readonly processMetrics?: boolean;
   /**
@@ -71,9 +81,13 @@ export function createApp(options: AppOptions): Express {
   const fallback = byName.get(defaultDataset ?? names[0] ?? '');
   if (!fallback)
     throw new Error(`The default dataset '${defaultDataset}' is not among the datasets (${names.join(', ')}).`);
-  const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup });
-  const windows = new WindowCache(options.windowCache);
+  // One ledger of changes for both caches: what a delta or a reload marks, neither serves.
+  const freshness = new Freshness();
+  const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup, freshness });
+  const windows = new WindowCache({ ...options.windowCache, freshness });
   metrics.watchWindowCache(windows);
+  const deltaMetrics = new DeltaMetrics(metrics.registry);
+  const live = new LiveData(options.datasets, freshness, { response: cache, window: windows }, deltaMetrics);
   // What each store's engine answered to the start-up questions (execute/engine-check.ts).
   const engines: EngineFindings = new Map();
   metrics.watchEngines(engines);
@@ -86,6 +100,9 @@ export function createApp(options: AppOptions): Express {
   app.set('query parser', false); // parse-query.ts reads the raw query string itself
   app.set('etag', false); // conditional.ts sets the ETag of dataset responses, and only theirs
   app.locals.metrics = exposeMetrics;
+  // For the CLI: `--watch` drops a reloaded dataset's caches; `--delta-listen` serves the listener.
+  app.locals.liveData = live;
+  if (options.deltas) app.locals.deltaListener = deltaListener(live, deltaMetrics, logger, options.deltas);
   // For the CLI, before it listens (warmWindowCache).
   app.locals.warmWindowCache = (signal: AbortSignal) => warmWindowCache(datasets, windows, signal);
   // For the CLI, once it has opened the stores (not awaited: a store that is down is asked again later).

@@ -67,6 +67,11 @@ export interface Dataset {
    * prefix is allowed too.
    */
   readonly linkBase: string;
+  /**
+   * The graph the store's queries read, when it reads one: delta messages name a triple's graph,
+   * and one outside it is reported as such (`plan/change-rules.ts`).
+   */
+  readonly graph?: string;
   /** Defaults: {@link DEFAULT_DATASET_OPTIONS}. */
   readonly options?: Partial<DatasetOptions>;
 }

@@ -94,6 +94,16 @@ export const originSchema = z.string().refine((value) => URL.canParse(value) && 
   error: 'an origin: scheme://host[:port], with no path or trailing slash',
 });
 
+/** `HOST:PORT` (an IPv6 host in brackets): where the delta listener listens. */
+const listenAddress = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):\d{1,5}$/, {
+    error: 'expected HOST:PORT, e.g. 127.0.0.1:8081 or 0.0.0.0:8081',
+  })
+  .refine((v) => !/:\d+$/.test(v) || Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, {
+    error: 'expected a port number up to 65535',
+  });
+
 const configSchema = z.strictObject({
   port: wholeNumber(0, 65535, 'expected a port number (0 to 65535)').optional(),
   host: z.string().optional(),
@@ -131,6 +141,17 @@ const configSchema = z.strictObject({
   logRequests: z.boolean().optional(),
   // Longest request URL (path and query) accepted; longer ones get 414 (default 8192).
   maxUrlLength: wholeNumber(256, 65_536, 'expected a length from 256 to 65536').optional(),
+  // Live data: a second listener for delta-notifier's messages (docs/live-data.md); with it, every
+  // dataset's caches are on without expiry unless its TTLs say otherwise.
+  // serve --watch: reload a dataset whose data file (embedded store) or mapping file changes.
+  watch: z.boolean().optional(),
+  deltas: z
+    .strictObject({
+      listen: listenAddress,
+      token: z.string().min(16, 'expected a token of at least 16 characters').optional(),
+      maxMegabytes: z.number().positive().optional(),
+    })
+    .optional(),
   datasets: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/, 'dataset names: letters, digits, - and _'), datasetSchema),
 });
 
@@ -157,6 +178,18 @@ export interface ServerConfig {
   readonly accessLogSample?: number;
   /** Longest request URL accepted (414 beyond); 8192 when absent. */
   readonly maxUrlLength?: number;
+  /** Reload a dataset whose data or mapping file changes (`cli/watch-files.ts`). */
+  readonly watch?: boolean;
+  /** The delta listener: where, its bearer token, its body limit. Absent: no listener. */
+  readonly deltas?: DeltasConfig;
+}
+
+/** Where and how the delta listener listens (`http/delta-listener.ts`). */
+export interface DeltasConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly token?: string;
+  readonly maxBytes?: number;
 }
 
 /** A configuration that can't be used; the CLI prints the message and exits with code 2. */
@@ -211,6 +244,18 @@ function compileConfig(config: ConfigFile, base: string, source: string): Server
     ...(config.accessLogSample !== undefined && { accessLogSample: config.accessLogSample }),
     ...(config.logRequests && { accessLogSample: 1 }),
     ...(config.maxUrlLength !== undefined && { maxUrlLength: config.maxUrlLength }),
+    ...(config.deltas && { deltas: deltasConfig(config.deltas) }),
+    ...(config.watch && { watch: true }),
+  };
+}
+
+function deltasConfig({ listen, token, maxMegabytes }: NonNullable<ConfigFile['deltas']>): DeltasConfig {
+  const colon = listen.lastIndexOf(':');
+  return {
+    host: listen.slice(0, colon).replace(/^\[(.*)\]$/, '$1'),
+    port: Number(listen.slice(colon + 1)),
+    ...(token !== undefined && { token }),
+    ...(maxMegabytes !== undefined && { maxBytes: Math.round(maxMegabytes * 2 ** 20) }),
   };
 }
 
@@ -224,13 +269,19 @@ export function withSwitches(config: ServerConfig, flags: ServeSwitches): Server
   const datasets = flags.explain
     ? Object.fromEntries(Object.entries(config.datasets).map(([name, d]) => [name, { ...d, explain: true }]))
     : config.datasets;
-  return { ...config, datasets, ...(flags['log-requests'] && { accessLogSample: 1 }) };
+  return {
+    ...config,
+    datasets,
+    ...(flags['log-requests'] && { accessLogSample: 1 }),
+    ...(flags.watch && { watch: true }),
+  };
 }
 
 /** The `serve` flags that take no value. */
 export interface ServeSwitches {
   readonly explain?: boolean;
   readonly 'log-requests'?: boolean;
+  readonly watch?: boolean;
 }
 
 /** The `serve` flags, as node:util parseArgs gives them (every value a string). */
@@ -249,7 +300,9 @@ export type ServeFlags = Partial<
     | 'cache-ttl'
     | 'window-cache-ttl'
     | 'cache-control'
-    | 'filter-syntax',
+    | 'filter-syntax'
+    | 'delta-listen'
+    | 'delta-token',
     string
   >
 > & {
@@ -274,6 +327,8 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   windowCacheTtlSeconds: '--window-cache-ttl',
   cacheControl: '--cache-control',
   filterSyntax: '--filter-syntax',
+  'deltas.listen': '--delta-listen',
+  'deltas.token': '--delta-token',
 };
 
 /**
@@ -292,6 +347,12 @@ export function configFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): Serv
     ...(flags.port !== undefined && { port: numeric(flags.port) }),
     ...(flags.host !== undefined && { host: flags.host }),
     ...(origins && { cors: { origins: origins.includes('*') ? '*' : origins } }),
+    ...(flags['delta-listen'] !== undefined && {
+      deltas: {
+        listen: flags['delta-listen'],
+        ...(flags['delta-token'] !== undefined && { token: flags['delta-token'] }),
+      },
+    }),
     datasets: {
       [name]: {
         ...(flags.mapping !== undefined && { mapping: flags.mapping }),
@@ -315,7 +376,8 @@ export function configFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): Serv
     throw new ConfigError(
       parsed.error.issues
         .map((issue) => {
-          const key = issue.path[0] === 'datasets' ? issue.path[2] : issue.path[0];
+          const [first, second, third] = issue.path;
+          const key = first === 'datasets' ? third : first === 'deltas' ? `deltas.${String(second)}` : first;
           const flag = typeof key === 'string' ? (FLAG_OF[key] ?? key) : 'serve';
           const given = valueAt(raw, issue.path);
           return `${flag}: ${issue.message}${typeof given === 'string' || typeof given === 'number' ? `, got '${given}'` : ''}`;

@@ -2,10 +2,11 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import express, { type RequestHandler } from 'express';
-import { pino } from 'pino';
+import express, { type Express, type RequestHandler } from 'express';
+import { type Logger, pino } from 'pino';
 import pretty from 'pino-pretty';
 import { createApp, type WarmedDataset } from '../app.js';
+import type { Dataset } from '../dataset.js';
 import { warnEmptyTypes } from '../execute/empty-types.js';
 import { createApiServer, stopGracefully } from '../http/server.js';
 import { MappingError } from '../mapping/load-mapping.js';
@@ -24,6 +25,7 @@ import { openDatasets } from './open-datasets.js';
 import { runOpenapi } from './openapi-command.js';
 import { serveOptions } from './options.js';
 import { runScaffold } from './scaffold-command.js';
+import { watchFiles } from './watch-files.js';
 
 export const USAGE = `Usage:
   sparql-jsonapi serve [--mapping FILE] (--data FILE... | --endpoint URL) [--graph IRI] [options]
@@ -53,6 +55,12 @@ serve options:
   --cache-control V  Cache-Control of 200 and 304 responses (default no-cache)
   --filter-syntax mu-cl-resources   also accept mu-cl-resources' filters (filter[:exact:name]=…,
                      filter[relationship][attribute]=…), for its front-ends (docs/mu-cl-resources.md)
+  --delta-listen HOST:PORT   a second listener for mu delta-notifier's POST /.mu/delta
+                     (resourceFormat v0.0.1); with it, the response and window caches are on
+                     without expiry and each delta drops what it changes (docs/live-data.md)
+  --delta-token T    the listener only hears Authorization: Bearer T
+  --watch            reload a dataset whose --data file or --mapping file changes (in the
+                     background; a file that fails to load keeps the old one, logged)
   --explain          answer ?explain-plan: the plan and each SPARQL query in meta.explain
                      (docs/api.md#explain); LOG_LEVEL=debug logs each query too
   --log-requests     log every request (method, URL, status, time)
@@ -102,6 +110,8 @@ async function command([name, ...rest]: readonly string[], io: CliIo): Promise<n
     line(io.stdout, USAGE);
     return 0;
   }
+  if (values['delta-token'] !== undefined && values['delta-listen'] === undefined)
+    throw new ConfigError('--delta-token: give --delta-listen HOST:PORT too');
   const config = values.config ? await readConfigFile(values.config) : configFromFlags(values, io.env);
   return serve(withSwitches(applyEnvironment(config, io.env), values), io);
 }
@@ -125,38 +135,36 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
     void warnEmptyTypes(d.name, d.mapping, d.store, logger.child({ dataset: d.name }), checksQuiet.signal, where);
   }
   const separateMetrics = config.metrics?.enabled !== false && config.metrics?.port !== undefined;
-  const app = createApp({
-    datasets,
-    defaultDataset: config.default,
-    logger,
-    ...(config.cors && { cors: config.cors }),
-    ...(config.cacheMaxMegabytes !== undefined && {
-      responseCache: { maxBytes: Math.round(config.cacheMaxMegabytes * 2 ** 20) },
-    }),
-    ...(config.windowCacheMaxMegabytes !== undefined && {
-      windowCache: { maxBytes: Math.round(config.windowCacheMaxMegabytes * 2 ** 20) },
-    }),
-    processMetrics: true,
-    metrics: { ...config.metrics, separate: separateMetrics },
-    ...(config.health && { health: config.health }),
-    ...(config.accessLogSample !== undefined && { accessLogSample: config.accessLogSample }),
-    ...(config.maxUrlLength !== undefined && { maxUrlLength: config.maxUrlLength }),
-    shutdown: stopping.signal,
-  });
-  void (app.locals.checkEngines as (signal: AbortSignal) => Promise<void>)(checksQuiet.signal);
-  // Before listening, so that no collection's first page waits for its list. Only lists kept
-  // without expiry are read: the embedded store's, whose files are loaded by now (3 s more at 1M
-  // triples); an endpoint's expire, so a slow endpoint never holds this up. A failure only warns.
+  const build = (served: readonly Dataset[]) =>
+    createApp({
+      datasets: served,
+      defaultDataset: config.default,
+      logger,
+      ...(config.cors && { cors: config.cors }),
+      ...(config.cacheMaxMegabytes !== undefined && {
+        responseCache: { maxBytes: Math.round(config.cacheMaxMegabytes * 2 ** 20) },
+      }),
+      ...(config.windowCacheMaxMegabytes !== undefined && {
+        windowCache: { maxBytes: Math.round(config.windowCacheMaxMegabytes * 2 ** 20) },
+      }),
+      processMetrics: true,
+      metrics: { ...config.metrics, separate: separateMetrics },
+      ...(config.health && { health: config.health }),
+      ...(config.accessLogSample !== undefined && { accessLogSample: config.accessLogSample }),
+      ...(config.maxUrlLength !== undefined && { maxUrlLength: config.maxUrlLength }),
+      ...(config.deltas && {
+        deltas: {
+          ...(config.deltas.token !== undefined && { token: config.deltas.token }),
+          ...(config.deltas.maxBytes !== undefined && { maxBytes: config.deltas.maxBytes }),
+        },
+      }),
+      shutdown: stopping.signal,
+    });
+  let app = build(datasets);
   const warming = io.signal ? AbortSignal.any([checksQuiet.signal, io.signal]) : checksQuiet.signal;
-  try {
-    const warmed = await (app.locals.warmWindowCache as (signal: AbortSignal) => Promise<WarmedDataset[]>)(warming);
-    for (const { dataset, lists, ms } of warmed)
-      logger.info({ dataset, lists, ms }, `window cache: read ${lists} lists of dataset ${dataset} in ${ms} ms`);
-  } catch (error) {
-    if (!warming.aborted)
-      logger.warn({ err: error }, `could not read the lists into the window cache: ${(error as Error).message}`);
-  }
+  await prepare(app, logger, checksQuiet.signal, warming);
   const servers: { server: Server; name: string }[] = [];
+  let delta: Server | undefined;
   try {
     servers.push({
       server: await listen(createApiServer(app, logger), config.port, config.host),
@@ -165,11 +173,16 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
     if (separateMetrics) {
       const metricsApp = express()
         .disable('x-powered-by')
-        .get('/metrics', app.locals.metrics as RequestHandler);
+        .get('/metrics', (req, res, next) => (app.locals.metrics as RequestHandler)(req, res, next));
       servers.push({
         server: await listen(createApiServer(metricsApp, logger), config.metrics!.port!, config.host),
         name: 'metrics on',
       });
+    }
+    if (config.deltas) {
+      const listener = createApiServer(app.locals.deltaListener as Express, logger);
+      delta = await listen(listener, config.deltas.port, config.deltas.host);
+      servers.push({ server: delta, name: 'delta listener on' });
     }
   } catch (error) {
     checksQuiet.abort();
@@ -179,11 +192,28 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
   }
   for (const { server, name } of servers) {
     const { port } = server.address() as AddressInfo;
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const named = server === delta ? config.deltas!.host : config.host;
+    const host = named.includes(':') ? `[${named}]` : named;
     logger.info(
       { datasets: datasets.map((d) => `${d.name}: ${d.store.description}`) },
       `${name} http://${host}:${port}`,
     );
+  }
+  if (config.watch) {
+    watchFiles({
+      config,
+      datasets,
+      logger,
+      signal: checksQuiet.signal,
+      // A new app (empty caches) for new requests; those in flight finish on the old one.
+      serve: async (served) => {
+        const next = build(served);
+        await prepare(next, logger, checksQuiet.signal, warming);
+        servers[0]!.server.removeListener('request', app).on('request', next);
+        delta?.removeListener('request', app.locals.deltaListener).on('request', next.locals.deltaListener);
+        app = next;
+      },
+    });
   }
   if (io.signal && !io.signal.aborted) await once(io.signal, 'abort');
   checksQuiet.abort();
@@ -195,6 +225,24 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
   await Promise.all(datasets.map((d) => d.store.close()));
   logger.info({ inFlight: outcomes[0] === 'aborted' ? 'aborted after the deadline' : 'finished' }, 'stopped');
   return 0;
+}
+
+/**
+ * Starts the engine check (not awaited: a store that is slow or down must not hold anything up)
+ * and reads the lists kept without expiry into the window cache, before the app serves, so
+ * that no collection's first page waits for its list: the embedded store's, whose files are
+ * loaded by now (3 s more at 1M triples), and a fed endpoint's. A failure only warns.
+ */
+async function prepare(app: Express, logger: Logger, checks: AbortSignal, warming: AbortSignal): Promise<void> {
+  void (app.locals.checkEngines as (signal: AbortSignal) => Promise<void>)(checks);
+  try {
+    const warmed = await (app.locals.warmWindowCache as (signal: AbortSignal) => Promise<WarmedDataset[]>)(warming);
+    for (const { dataset, lists, ms } of warmed)
+      logger.info({ dataset, lists, ms }, `window cache: read ${lists} lists of dataset ${dataset} in ${ms} ms`);
+  } catch (error) {
+    if (!warming.aborted)
+      logger.warn({ err: error }, `could not read the lists into the window cache: ${(error as Error).message}`);
+  }
 }
 
 async function listen(server: Server, port: number, host: string): Promise<Server> {

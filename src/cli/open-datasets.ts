@@ -44,7 +44,8 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
         mapping,
         store,
         linkBase: d.linkBase ?? (name === config.default ? '' : `/api/${name}`),
-        options: datasetOptions(d),
+        ...(d.graph && { graph: d.graph }),
+        options: datasetOptions(d, config.deltas !== undefined),
       });
     }
   } catch (error) {
@@ -57,11 +58,13 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
 /**
  * A dataset's options: what its config sets, the defaults otherwise. The window cache keeps an
  * embedded store's lists without expiry (its data never changes while the server runs), and an
- * endpoint's none (its data may change) unless `windowCacheTtlSeconds` says how long.
+ * endpoint's none (its data may change) unless `windowCacheTtlSeconds` says how long. When the
+ * server is `fed` changes (a delta listener), both caches keep everything without expiry unless
+ * the dataset's TTLs say otherwise: each change drops what it makes stale.
  *
  * @example datasetOptions({ mapping: 'm.yaml', data: ['d.ttl'] }).windowCacheTtlSeconds // Infinity
  */
-export function datasetOptions(d: DatasetConfig): DatasetOptions {
+export function datasetOptions(d: DatasetConfig, fed = false): DatasetOptions {
   const { page, count, includeDepth, limits, cacheControl, cacheTtlSeconds, timeoutMs, filterSyntax } =
     DEFAULT_DATASET_OPTIONS;
   return {
@@ -73,8 +76,8 @@ export function datasetOptions(d: DatasetConfig): DatasetOptions {
     includeDepth: d.includeDepth ?? includeDepth,
     cacheControl: d.cacheControl ?? cacheControl,
     limits: { ...limits, ...d.limits },
-    cacheTtlSeconds: d.cacheTtlSeconds ?? cacheTtlSeconds,
-    windowCacheTtlSeconds: d.windowCacheTtlSeconds ?? (d.endpoint ? 0 : Number.POSITIVE_INFINITY),
+    cacheTtlSeconds: d.cacheTtlSeconds ?? (fed ? Number.POSITIVE_INFINITY : cacheTtlSeconds),
+    windowCacheTtlSeconds: d.windowCacheTtlSeconds ?? (d.endpoint && !fed ? 0 : Number.POSITIVE_INFINITY),
     timeoutMs: d.timeoutMs ?? timeoutMs,
     filterSyntax: d.filterSyntax ?? filterSyntax,
     explain: d.explain ?? DEFAULT_DATASET_OPTIONS.explain,
@@ -87,7 +90,7 @@ export function datasetOptions(d: DatasetConfig): DatasetOptions {
  * queue 64 light and 16 heavy, on `light + heavy + 1` workers unless `workers` says otherwise), and `timeoutMs` (the
  * request deadline, 10 000 by default) as the store's own limit on each query.
  */
-function openStore(d: DatasetConfig, logger: Logger): Promise<Store> {
+export function openStore(d: DatasetConfig, logger: Logger): Promise<Store> {
   const timeoutMs = d.timeoutMs ?? DEFAULT_DATASET_OPTIONS.timeoutMs;
   const queries = d.queries ?? {};
   if (d.endpoint) {

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { StoreError } from '../store/store.js';
+import { Freshness, type Reading } from './freshness.js';
 import { type OrderedList, orderedListBytes } from './ordered-list.js';
 
 export interface WindowCacheOptions {
@@ -7,6 +8,8 @@ export interface WindowCacheOptions {
   readonly maxBytes?: number;
   /** The clock TTLs are measured with (`performance` by default); tests pass one they can move. */
   readonly clock?: { now(): number };
+  /** The ledger of changes (deltas) lists are checked against; a private one (nothing ever changes) by default. */
+  readonly freshness?: Freshness;
 }
 
 /** A dataset's use of a window cache: `list` answers with the dataset's lists, kept for its TTL. */
@@ -18,8 +21,15 @@ export interface ListWindows {
    * list (it cut the result short); then this does too, and the caller asks the store for its page.
    * A list bigger than the cache's bound still answers the request that read it, but is not kept:
    * `undefined` for later requests too, so that each does not read the whole list again.
+   * `reads` are the IRIs the list depends on (`plan/plan-reads.ts`): a change to one of them
+   * (`Freshness`) makes the kept list stale, and a reading that started before the change is
+   * neither joined by later requests nor kept.
    */
-  list(key: string, compute: () => Promise<OrderedList | undefined>): Promise<OrderedList | undefined>;
+  list(
+    key: string,
+    reads: readonly string[],
+    compute: () => Promise<OrderedList | undefined>,
+  ): Promise<OrderedList | undefined>;
 }
 
 /** What `/metrics` reports of a window cache. */
@@ -35,7 +45,15 @@ export const DEFAULT_WINDOW_CACHE_MAX_BYTES = 256 * 2 ** 20;
 
 /** What a list too big to keep (or cut short by the store) leaves in the cache: only that fact. */
 const UNCACHEABLE = Symbol('uncacheable');
-type Entry = OrderedList | typeof UNCACHEABLE;
+/** A kept list (or the fact it can't be kept), with what it read and when its reading started. */
+interface Entry {
+  readonly list: OrderedList | typeof UNCACHEABLE;
+  readonly reading: Reading;
+}
+interface Flight {
+  readonly promise: Promise<OrderedList | undefined>;
+  readonly reading: Reading;
+}
 const MARKER_BYTES = 64;
 
 /**
@@ -53,12 +71,14 @@ export class WindowCache {
   private readonly maxBytes: number;
   private readonly entries: LRUCache<string, Entry>;
   /** Lists being read: every request for one of them waits for the same reading. */
-  private readonly flights = new Map<string, Promise<OrderedList | undefined>>();
+  private readonly flights = new Map<string, Flight>();
+  private readonly freshness: Freshness;
   private readonly hits = new Map<string, number>();
   private readonly misses = new Map<string, number>();
 
   constructor(options: WindowCacheOptions = {}) {
     this.maxBytes = options.maxBytes ?? DEFAULT_WINDOW_CACHE_MAX_BYTES;
+    this.freshness = options.freshness ?? new Freshness();
     this.entries = new LRUCache<string, Entry>({
       maxSize: this.maxBytes,
       maxEntrySize: this.maxBytes,
@@ -75,7 +95,21 @@ export class WindowCache {
     if (!(ttlSeconds > 0)) return undefined;
     // lru-cache: a TTL of 0 never expires.
     const ttl = Number.isFinite(ttlSeconds) ? Math.max(1, Math.round(ttlSeconds * 1000)) : 0;
-    return { list: (key, compute) => this.list(dataset, JSON.stringify([dataset, key]), ttl, compute) };
+    return { list: (key, reads, compute) => this.list(dataset, JSON.stringify([dataset, key]), reads, ttl, compute) };
+  }
+
+  /**
+   * Drops the dataset's lists that a change made stale (`whole`: all of them) and stops later
+   * requests from joining readings that started before; returns how many lists were dropped.
+   * Entries are also checked at each lookup, so this frees memory and counts, it is not what
+   * keeps answers right.
+   */
+  dropStale(dataset: string): number {
+    let dropped = 0;
+    for (const key of this.freshness.staleKeys(dataset, this.entries.entries()))
+      if (this.entries.delete(key)) dropped++;
+    for (const key of this.freshness.staleKeys(dataset, this.flights)) this.flights.delete(key);
+    return dropped;
   }
 
   stats(): WindowCacheStats {
@@ -85,17 +119,24 @@ export class WindowCache {
   private async list(
     dataset: string,
     key: string,
+    reads: readonly string[],
     ttl: number,
     compute: () => Promise<OrderedList | undefined>,
   ): Promise<OrderedList | undefined> {
-    const entry = this.entries.get(key);
-    count(entry !== undefined && entry !== UNCACHEABLE ? this.hits : this.misses, dataset);
-    if (entry !== undefined) return entry === UNCACHEABLE ? undefined : entry;
+    let entry = this.entries.get(key);
+    if (entry && !this.freshness.fresh(entry.reading)) {
+      this.entries.delete(key);
+      entry = undefined;
+    }
+    count(entry !== undefined && entry.list !== UNCACHEABLE ? this.hits : this.misses, dataset);
+    if (entry !== undefined) return entry.list === UNCACHEABLE ? undefined : entry.list;
     for (;;) {
       const flight = this.flights.get(key);
-      if (!flight) return this.read(key, ttl, compute);
+      // A reading that started before a change answers the requests that joined it, no later one.
+      if (!flight || !this.freshness.fresh(flight.reading))
+        return this.read(key, { dataset, reads, stamp: this.freshness.now() }, ttl, compute);
       try {
-        return await flight;
+        return await flight.promise;
       } catch (error) {
         // Not a store error: the request that started the reading went away (its client, its
         // deadline), which says nothing about this one. Read again (or join whoever does).
@@ -104,17 +145,22 @@ export class WindowCache {
     }
   }
 
-  private read(key: string, ttl: number, compute: () => Promise<OrderedList | undefined>) {
-    const flight = compute()
+  private read(key: string, reading: Reading, ttl: number, compute: () => Promise<OrderedList | undefined>) {
+    const promise = compute()
       .then((list) => {
+        // Stale before it is kept (a change came while it was read): it answers, and is not kept.
+        if (!this.freshness.fresh(reading)) return list;
         const size = list && orderedListBytes(list) + key.length;
-        if (list && size! <= this.maxBytes) this.entries.set(key, list, { ttl, size: size! });
-        else this.entries.set(key, UNCACHEABLE, { ttl, size: MARKER_BYTES + key.length });
+        if (list && size! <= this.maxBytes) this.entries.set(key, { list, reading }, { ttl, size: size! });
+        else this.entries.set(key, { list: UNCACHEABLE, reading }, { ttl, size: MARKER_BYTES + key.length });
         return list;
       })
-      .finally(() => this.flights.delete(key));
+      .finally(() => {
+        if (this.flights.get(key) === flight) this.flights.delete(key);
+      });
+    const flight = { promise, reading };
     this.flights.set(key, flight);
-    return flight;
+    return promise;
   }
 }
 

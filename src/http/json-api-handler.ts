@@ -6,6 +6,7 @@ import { execute } from '../execute/execute.js';
 import { withSignal } from '../execute/run-query.js';
 import { Trace } from '../execute/trace.js';
 import type { WindowCache } from '../execute/window-cache.js';
+import { planReads } from '../plan/plan-reads.js';
 import { planRequest } from '../plan/plan-request.js';
 import { CURSOR_PAGINATION_MEDIA_TYPE, CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
 import { negotiate } from '../request/negotiate.js';
@@ -73,6 +74,8 @@ export function jsonApiHandler(
       await sendVariants(req, res, cached, options.cacheControl, undefined, () => cache.grown(key));
       return;
     }
+    // Before anything is read: a change announced from now on makes this answer stale.
+    const stamp = cache.now();
     const parameters = parseQuery(key.query, options.filterSyntax);
     if (parameters.explain && !options.explain) throw explainOff();
     const plan = planRequest(dataset.mapping, route, parameters, options, profiles);
@@ -104,7 +107,9 @@ export function jsonApiHandler(
         await sendVariants(req, res, new Variants(represent(document)), 'no-store');
         return;
       }
-      const variants = cache.set(key, new Variants(represent(document)), options.cacheTtlSeconds);
+      const reads = options.cacheTtlSeconds > 0 ? planReads(dataset.mapping, plan) : [];
+      const reading = { dataset: dataset.name, reads, stamp };
+      const variants = cache.set(key, new Variants(represent(document)), options.cacheTtlSeconds, reading);
       res.setHeader('Server-Timing', timing + (options.cacheTtlSeconds > 0 ? ', cache;desc=miss' : ''));
       await sendVariants(req, res, variants, options.cacheControl, undefined, () => cache.grown(key));
     } catch (error) {

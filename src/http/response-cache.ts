@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { Freshness, type Reading } from '../execute/freshness.js';
 import type { Variants } from './compression.js';
 
 export interface ResponseCacheOptions {
@@ -8,6 +9,14 @@ export interface ResponseCacheOptions {
   readonly clock?: { now(): number };
   /** Told of every lookup in a dataset whose cache is on, for the hit and miss counters. */
   readonly onLookup?: (dataset: string, hit: boolean) => void;
+  /** The ledger of changes (deltas) entries are checked against; a private one (nothing ever changes) by default. */
+  readonly freshness?: Freshness;
+}
+
+/** A kept 200: its bodies, and what it read when (to tell whether a change made it stale). */
+interface Entry {
+  readonly variants: Variants;
+  readonly reading: Reading;
 }
 
 /** What makes two requests the same response: everything the body depends on, and nothing else. */
@@ -25,9 +34,10 @@ export const DEFAULT_CACHE_MAX_BYTES = 64 * 2 ** 20;
 
 /**
  * The optional in-process cache of 200 responses for read-mostly deployments: an LRU bounded by
- * memory, with each dataset's own TTL (0 turns it off for that dataset, the default). Entries only
- * expire: the server never writes, so a data reload shows once the TTL has run out (or after a
- * restart). Each replica has its own cache; ETags stay equal across them because they hash the body.
+ * memory, with each dataset's own TTL (0 turns it off for that dataset, the default; `Infinity`
+ * never expires). An entry also goes when a change to what it read arrives (a delta, a reload:
+ * `Freshness`), checked at each lookup, so that an answer read before the change is never served
+ * after it. Each replica has its own cache; ETags stay equal across them because they hash the body.
  *
  * @example
  * const cache = new ResponseCache({ maxBytes: 2 ** 20 });
@@ -35,16 +45,18 @@ export const DEFAULT_CACHE_MAX_BYTES = 64 * 2 ** 20;
  * cache.get(key, 30); // the same body (and its compressed forms) for 30 s
  */
 export class ResponseCache {
-  private readonly entries: LRUCache<string, Variants>;
+  private readonly entries: LRUCache<string, Entry>;
+  private readonly freshness: Freshness;
 
   constructor(private readonly options: ResponseCacheOptions = {}) {
     const maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
-    this.entries = new LRUCache<string, Variants>({
+    this.freshness = options.freshness ?? new Freshness();
+    this.entries = new LRUCache<string, Entry>({
       maxSize: maxBytes,
       // A body larger than the whole bound is not stored rather than flushing everything else.
       maxEntrySize: maxBytes,
       // The body and the compressed forms made so far ({@link ResponseCache.grown} recounts).
-      sizeCalculation: (value, key) => value.bytes + key.length,
+      sizeCalculation: (value, key) => value.variants.bytes + key.length,
       // Exact expiry, with no timer per lookup; reading the clock is cheap.
       ttlResolution: 0,
       ...(options.clock && { perf: options.clock }),
@@ -54,15 +66,42 @@ export class ResponseCache {
   /** The cached body and its compressed forms, or `undefined`; always `undefined` when `ttlSeconds` is 0. */
   get(key: CacheKey, ttlSeconds: number): Variants | undefined {
     if (ttlSeconds <= 0) return undefined;
-    const hit = this.entries.get(serialise(key));
+    const serialised = serialise(key);
+    let hit = this.entries.get(serialised);
+    if (hit && !this.freshness.fresh(hit.reading)) {
+      this.entries.delete(serialised);
+      hit = undefined;
+    }
     this.options.onLookup?.(key.dataset, hit !== undefined);
-    return hit;
+    return hit?.variants;
   }
 
-  /** Keeps a 200's body (with the compressed forms it has) for `ttlSeconds` (nothing when 0); returns it for chaining. */
-  set(key: CacheKey, variants: Variants, ttlSeconds: number): Variants {
-    if (ttlSeconds > 0) this.entries.set(serialise(key), variants, { ttl: Math.max(1, Math.round(ttlSeconds * 1000)) });
+  /**
+   * Keeps a 200's body (with the compressed forms it has) for `ttlSeconds` (nothing when 0), unless
+   * what it read changed since its `reading` started; returns it for chaining. Without a
+   * `reading`, the entry depends on no IRI and was read now.
+   */
+  set(key: CacheKey, variants: Variants, ttlSeconds: number, reading?: Reading): Variants {
+    const read = reading ?? { dataset: key.dataset, reads: [], stamp: this.freshness.now() };
+    if (ttlSeconds > 0 && this.freshness.fresh(read)) {
+      // lru-cache: a TTL of 0 never expires.
+      const ttl = Number.isFinite(ttlSeconds) ? Math.max(1, Math.round(ttlSeconds * 1000)) : 0;
+      this.entries.set(serialise(key), { variants, reading: read }, { ttl });
+    }
     return variants;
+  }
+
+  /** The stamp of a reading that starts now: take it before the store is asked, give it to {@link ResponseCache.set}. */
+  now(): number {
+    return this.freshness.now();
+  }
+
+  /** Drops the dataset's entries that a change made stale; returns how many. */
+  dropStale(dataset: string): number {
+    let dropped = 0;
+    for (const key of this.freshness.staleKeys(dataset, this.entries.entries()))
+      if (this.entries.delete(key)) dropped++;
+    return dropped;
   }
 
   /**
@@ -71,8 +110,8 @@ export class ResponseCache {
    */
   grown(key: CacheKey): void {
     const serialised = serialise(key);
-    const variants = this.entries.peek(serialised);
-    if (variants) this.entries.set(serialised, variants, { noUpdateTTL: true });
+    const entry = this.entries.peek(serialised);
+    if (entry) this.entries.set(serialised, entry, { noUpdateTTL: true });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { SelectQuery } from 'sparqljs';
 import type { Mapping } from '../../mapping/model.js';
 import type { ListRequest } from '../../plan/plan.js';
+import { listReads } from '../../plan/plan-reads.js';
 import { buildListQuery } from '../../sparql/list-query.js';
 import { toText } from '../../sparql/to-text.js';
 import { type Store, StoreError } from '../../store/store.js';
@@ -62,7 +63,7 @@ export async function cachedList(
   // An empty keyset: the plain order with the sort keys projected, as cursors need them.
   query: SelectQuery = buildListQuery(mapping, request, undefined, { fromEnd: false }),
 ): Promise<OrderedList | undefined> {
-  const list = await windows.list(toText(query), () =>
+  const list = await windows.list(toText(query), listReads(mapping, request), () =>
     runQuery(store, query, listLane(request), 'whole-list').then(
       (rows) => orderedList(request, rows),
       (error: unknown) => {

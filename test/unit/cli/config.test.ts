@@ -530,6 +530,21 @@ describe('flags × environment', () => {
             "--cors-origin: an origin: scheme://host[:port], with no path or trailing slash, got 'https://x.org/'",
         },
         {
+          name: '--delta-listen without a port',
+          flags: { 'delta-listen': '0.0.0.0' },
+          message: "--delta-listen: expected HOST:PORT, e.g. 127.0.0.1:8081 or 0.0.0.0:8081, got '0.0.0.0'",
+        },
+        {
+          name: '--delta-listen with a port past 65535',
+          flags: { 'delta-listen': '127.0.0.1:70000' },
+          message: "--delta-listen: expected a port number up to 65535, got '127.0.0.1:70000'",
+        },
+        {
+          name: '--delta-token shorter than 16 characters',
+          flags: { 'delta-listen': '127.0.0.1:8081', 'delta-token': 'short' },
+          message: "--delta-token: expected a token of at least 16 characters, got 'short'",
+        },
+        {
           name: '--graph that is not an absolute IRI',
           flags: { graph: 'graph a' },
           message: "--graph: expected an absolute IRI (http://example.org/graph), got 'graph a'",
@@ -721,5 +736,40 @@ describe('queries.queue', () => {
     const error = await readConfigFile(await write('queue-bad.yaml', queries)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(/queries/);
+  });
+});
+
+describe('live data: --delta-listen, --delta-token, --watch and their config keys', () => {
+  const base = { mapping: 'mappings/sample.yaml', endpoint: 'http://x.org/sparql' };
+
+  it.each([
+    ['127.0.0.1:8081', { host: '127.0.0.1', port: 8081 }],
+    ['0.0.0.0:0', { host: '0.0.0.0', port: 0 }],
+    ['[::1]:9000', { host: '::1', port: 9000 }],
+    ['resource:8081', { host: 'resource', port: 8081 }],
+  ])('--delta-listen %s', (listen, expected) => {
+    expect(configFromFlags({ ...base, 'delta-listen': listen }, {}).deltas).toEqual(expected);
+  });
+
+  it('a token and a size limit from a config file, as from flags', async () => {
+    const token = 'a-token-of-at-least-16-characters';
+    await writeFile(
+      inDir('deltas.yaml'),
+      stringify({ deltas: { listen: '0.0.0.0:8081', token, maxMegabytes: 2 }, watch: true, datasets: { main: base } }),
+    );
+    const fromFile = await readConfigFile(inDir('deltas.yaml'));
+    expect(fromFile.deltas).toEqual({ host: '0.0.0.0', port: 8081, token, maxBytes: 2 * 2 ** 20 });
+    expect(fromFile.watch).toBe(true);
+    expect(configFromFlags({ ...base, 'delta-listen': '0.0.0.0:8081', 'delta-token': token }, {}).deltas).toEqual({
+      host: '0.0.0.0',
+      port: 8081,
+      token,
+    });
+  });
+
+  it('--watch is a switch', () => {
+    const config = configFromFlags(base, {});
+    expect(config.watch).toBeUndefined();
+    expect(withSwitches(config, { watch: true }).watch).toBe(true);
   });
 });

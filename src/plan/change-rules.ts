@@ -1,0 +1,113 @@
+import type { Mapping } from '../mapping/model.js';
+import { RDF_TYPE } from '../rdf/vocabulary.js';
+
+/** One term of a changed triple, as mu's delta-notifier sends it (`resourceFormat: "v0.0.1"`). */
+export interface DeltaTerm {
+  readonly type: 'uri' | 'literal' | 'typed-literal' | 'bnode';
+  readonly value: string;
+  readonly datatype?: string;
+  readonly 'xml:lang'?: string;
+}
+
+/** One inserted or deleted triple; `graph` when the notifier knows it. */
+export interface DeltaTriple {
+  readonly subject: DeltaTerm;
+  readonly predicate: DeltaTerm;
+  readonly object: DeltaTerm;
+  readonly graph?: DeltaTerm;
+}
+
+/** The rule a changed triple fell under (a row of {@link CHANGE_RULES}). */
+export type ChangeRule =
+  | 'mapped-class'
+  | 'unmapped-class'
+  | 'mapped-predicate'
+  | 'unmapped-predicate'
+  | 'blank-node'
+  | 'other-graph'
+  | 'invalid-body';
+
+/**
+ * What a change can make stale, one row per rule: the table docs/live-data.md repeats (a unit test
+ * checks that they agree). Cache entries are keyed by the IRIs their answers read
+ * (`plan-reads.ts`), so a row names the IRIs a triple marks as changed; an entry that read none of
+ * them is kept. Where a rule cannot be sure, it marks more, never less.
+ */
+export const CHANGE_RULES: Readonly<Record<ChangeRule, { readonly change: string; readonly drops: string }>> = {
+  'mapped-class': {
+    change: '`rdf:type` whose object is the class of a mapped type',
+    drops:
+      'entries that read that class: the type’s lists (order, count, histogram), its documents, documents that link to it, lists sorted or filtered through it',
+  },
+  'unmapped-class': { change: '`rdf:type` whose object is no mapped type’s class', drops: 'nothing' },
+  'mapped-predicate': {
+    change: 'a predicate an attribute, a relationship (either direction) or an id strategy uses',
+    drops:
+      'entries that read that predicate: lists sorted or filtered through it, documents of the types on either end, their related lists, linkage and includes',
+  },
+  'unmapped-predicate': { change: 'a predicate no mapping reads', drops: 'nothing' },
+  'blank-node': {
+    change: 'a blank node as subject or object',
+    drops: 'as its predicate says: entries are keyed by predicates and classes, never by resource',
+  },
+  'other-graph': {
+    change: 'a `graph` other than the one the dataset reads',
+    drops: 'as if it were in the dataset’s graph: the notifier’s graph is not trusted to be the one queries read',
+  },
+  'invalid-body': { change: 'a body that is not a valid delta', drops: 'every entry of every dataset (whole drop)' },
+};
+
+/** What one changed triple marks as changed in one dataset: IRIs, under a rule. */
+export interface ChangeEffect {
+  readonly rule: ChangeRule;
+  /** IRIs whose readers are stale; empty when the rule drops nothing. */
+  readonly iris: readonly string[];
+}
+
+/**
+ * The IRIs of one dataset's mapping that a change can reach, compiled once per mapping: classes,
+ * and the predicates of attributes, relationships and id strategies.
+ *
+ * @example const rules = changeRules(mapping, 'http://example.org/graph'); rules.effect(triple).rule // 'mapped-predicate'
+ */
+export function changeRules(mapping: Mapping, graph?: string) {
+  const classes = new Set<string>();
+  const predicates = new Set<string>();
+  for (const type of mapping.types.values()) {
+    classes.add(type.classIri);
+    if (type.id.kind === 'predicate') predicates.add(type.id.predicate);
+    for (const attribute of type.attributes.values()) predicates.add(attribute.predicate);
+    for (const relationship of type.relationships.values()) predicates.add(relationship.predicate);
+  }
+  return {
+    /** The rule `triple` falls under, and the IRIs it marks. */
+    effect(triple: DeltaTriple): ChangeEffect {
+      const marks = mapped(triple);
+      const rule: ChangeRule =
+        triple.graph !== undefined && graph !== undefined && triple.graph.value !== graph && marks.iris.length > 0
+          ? 'other-graph'
+          : (triple.subject.type === 'bnode' || triple.object.type === 'bnode') && marks.iris.length > 0
+            ? 'blank-node'
+            : marks.rule;
+      return { rule, iris: marks.iris };
+    },
+  };
+
+  function mapped({ predicate, object }: DeltaTriple): ChangeEffect {
+    if (predicate.value === RDF_TYPE) {
+      // A predicate of the mapping could be rdf:type itself (an attribute showing a resource's
+      // classes): then every rdf:type change is one of that predicate too.
+      const iris = [
+        ...(classes.has(object.value) ? [object.value] : []),
+        ...(predicates.has(RDF_TYPE) ? [RDF_TYPE] : []),
+      ];
+      return { rule: iris.length ? 'mapped-class' : 'unmapped-class', iris };
+    }
+    return predicates.has(predicate.value)
+      ? { rule: 'mapped-predicate', iris: [predicate.value] }
+      : { rule: 'unmapped-predicate', iris: [] };
+  }
+}
+
+/** A dataset's compiled rules. */
+export type ChangeRules = ReturnType<typeof changeRules>;

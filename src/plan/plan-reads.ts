@@ -1,0 +1,98 @@
+import type { Attribute, Mapping, Relationship, ResourceType } from '../mapping/model.js';
+import type { ListRequest } from './plan.js';
+
+/**
+ * The IRIs an answer can depend on: for every resource type the plan (or list request) touches,
+ * its class, its id predicate, every predicate of its attributes and relationships (either
+ * direction), and the class and id predicate of each relationship's target (linkage checks a
+ * target's type and shows its id). A type is touched when the plan holds it (the requested type, a
+ * parent, an include) or follows a relationship to it (a sort, filter or include path). Changes
+ * to triples of other predicates, or to `rdf:type` with another class, leave the answer as it is
+ * (`change-rules.ts`), so a cache entry is dropped only when one of these changed.
+ *
+ * The plan is walked whole rather than field by field, so that a new kind of filter or path
+ * cannot be forgotten: whatever mapping part it holds is found.
+ *
+ * @example planReads(mapping, planRequest(mapping, route, parameters, options, profiles))
+ */
+export function planReads(mapping: Mapping, plan: object): string[] {
+  const { types } = walk(mapping, plan);
+  const reads = new Set<string>();
+  for (const type of types) {
+    typeReads(type, reads);
+    for (const relationship of type.relationships.values()) {
+      reads.add(relationship.predicate);
+      const target = mapping.types.get(relationship.target);
+      if (target) identityReads(target, reads);
+    }
+  }
+  return [...reads];
+}
+
+/**
+ * The IRIs a whole ordered list depends on (what the window cache keeps: its members in order,
+ * and their sort key values), narrower than {@link planReads}: the listed type's class and id
+ * predicate, and only the predicates its sort keys, filters and parent follow, with the class and
+ * id predicate of each type they reach (a member of a hop must be of its type). The attributes the
+ * page shows are read by another query, after the list: a change to them leaves the list as it is.
+ *
+ * @example listReads(mapping, { type, sort: type.defaultSort, filters: [] })
+ */
+export function listReads(mapping: Mapping, request: ListRequest): string[] {
+  const { types, relationships, attributes } = walk(mapping, request);
+  const reads = new Set<string>();
+  for (const type of types) identityReads(type, reads);
+  for (const relationship of relationships) reads.add(relationship.predicate);
+  for (const attribute of attributes) reads.add(attribute.predicate);
+  return [...reads];
+}
+
+/**
+ * Every mapping part `value` holds, walked whole: the types it holds or reaches through a
+ * relationship, the relationships and the attributes. A type's own attributes and relationships
+ * are not walked: holding a type says what it is, not what it shows.
+ */
+function walk(mapping: Mapping, value: object) {
+  const types = new Set<ResourceType>();
+  const relationships = new Set<Relationship>();
+  const attributes = new Set<Attribute>();
+  const seen = new WeakSet<object>();
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (isResourceType(node)) {
+      types.add(node);
+      return;
+    }
+    if (isRelationship(node)) {
+      relationships.add(node);
+      const target = mapping.types.get(node.target);
+      if (target) types.add(target);
+    } else if (isAttribute(node)) attributes.add(node);
+    const children = node instanceof Map ? node.values() : Array.isArray(node) ? node : Object.values(node);
+    for (const child of children) visit(child);
+  };
+  visit(value);
+  return { types, relationships, attributes };
+}
+
+/** A type's class, id predicate and attribute predicates. */
+function typeReads(type: ResourceType, reads: Set<string>): void {
+  identityReads(type, reads);
+  for (const attribute of type.attributes.values()) reads.add(attribute.predicate);
+}
+
+/** What says a resource is of this type and what its id is. */
+function identityReads(type: ResourceType, reads: Set<string>): void {
+  reads.add(type.classIri);
+  if (type.id.kind === 'predicate') reads.add(type.id.predicate);
+}
+
+const isResourceType = (value: object): value is ResourceType =>
+  'classIri' in value && 'attributes' in value && value.attributes instanceof Map;
+
+const isRelationship = (value: object): value is Relationship =>
+  'predicate' in value && 'target' in value && 'inverse' in value;
+
+const isAttribute = (value: object): value is Attribute =>
+  'predicate' in value && 'many' in value && !('target' in value);

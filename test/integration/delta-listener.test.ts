@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { ChangeSet } from '../../src/http/delta-body.js';
+import { loadFiles } from '../../src/load/load-files.js';
+import { loadMapping } from '../../src/mapping/load-mapping.js';
+import type { Mapping } from '../../src/mapping/model.js';
+import { createHttpStore } from '../../src/store/http-store.js';
+import type { Row, SelectOptions, Store } from '../../src/store/store.js';
+import {
+  describeStores,
+  ENDPOINT_STORE_NAMES,
+  endpointOf,
+  openSampleStore,
+  SAMPLE_MAPPING,
+} from '../support/each-store.js';
+import { SAMPLE_DATA } from '../support/global-setup.js';
+import { type FedServer, fedServer, plainServer, postDelta, sparqlUpdate } from '../support/live-servers.js';
+import { metricValue } from '../support/metrics-text.js';
+
+const SKOS = 'http://www.w3.org/2004/02/skos/core#';
+const CONCEPT = 'http://linkedeconomy.org/resource/concept/0101';
+const OTHER_GRAPH = 'http://example.org/not-the-dataset-graph';
+
+/** A delta exactly as delta-notifier sends it with `resourceFormat: "v0.0.1"`: one change set, `graph` on each triple. */
+const labelDelta = (graph: string, predicate = `${SKOS}prefLabel`): ChangeSet[] => [
+  {
+    inserts: [
+      {
+        subject: { type: 'uri', value: CONCEPT },
+        predicate: { type: 'uri', value: predicate },
+        object: { type: 'literal', value: 'Live animals', 'xml:lang': 'en' },
+        graph: { type: 'uri', value: graph },
+      },
+    ],
+    deletes: [
+      {
+        subject: { type: 'uri', value: CONCEPT },
+        predicate: { type: 'uri', value: predicate },
+        object: { type: 'typed-literal', value: '7', datatype: 'http://www.w3.org/2001/XMLSchema#integer' },
+        graph: { type: 'uri', value: graph },
+      },
+    ],
+  },
+];
+
+/** A body of one change set with one triple, `changed` replacing its terms. */
+const oneTriple = (list: 'inserts' | 'deletes', changed: Record<string, unknown>) =>
+  JSON.stringify([
+    {
+      [list]: [
+        {
+          subject: { type: 'uri', value: 'urn:s' },
+          predicate: { type: 'uri', value: 'urn:p' },
+          object: { type: 'uri', value: 'urn:o' },
+          ...changed,
+        },
+      ],
+    },
+  ]);
+
+/** Whether the fed server answered `path` from its response cache (Server-Timing says so). */
+async function fromCache(fed: FedServer, path: string): Promise<boolean> {
+  const response = await fed.api.get(path);
+  expect(response.status, path).toBe(200);
+  return /cache;desc=hit/.test(response.headers.get('server-timing') ?? '');
+}
+
+const LABELS = '/concepts?sort=label&page[size]=5';
+const YEARS = '/trade-activities?sort=financial-year&page[size]=5';
+
+describeStores('delta listener: bad input, the public port, other graphs, precision', (storeName) => {
+  let mapping: Mapping;
+  let store: Store;
+  let fed: FedServer;
+  const TOKEN = 'a-token-of-at-least-16-characters';
+
+  beforeAll(async () => {
+    [mapping, store] = await Promise.all([loadMapping(SAMPLE_MAPPING), openSampleStore(storeName)]);
+    fed = await fedServer(mapping, store, 'http://example.org/the-dataset-graph', { token: TOKEN, maxBytes: 4096 });
+  });
+  afterAll(async () => {
+    await fed?.close();
+    await store?.close();
+  });
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  /** Both URLs are cached before each test. */
+  const warm = async () => {
+    await fromCache(fed, LABELS);
+    await fromCache(fed, YEARS);
+    expect(await fromCache(fed, LABELS)).toBe(true);
+    expect(await fromCache(fed, YEARS)).toBe(true);
+  };
+
+  test('the public port answers /.mu/delta as any unknown path, and drops nothing', async () => {
+    await warm();
+    for (const method of ['POST', 'GET']) {
+      const asDelta = await fetch(`${fed.api.baseUrl}/.mu/delta`, {
+        method,
+        body: method === 'POST' ? JSON.stringify(labelDelta('g')) : null,
+        headers: { 'content-type': 'application/json' },
+      });
+      const unknown = await fetch(`${fed.api.baseUrl}/.mu/no-such-path`, {
+        method,
+        body: method === 'POST' ? '[]' : null,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(asDelta.status, method).toBe(unknown.status);
+      expect(asDelta.status, method).toBeGreaterThanOrEqual(400);
+      const [a, b] = [(await asDelta.json()) as any, (await unknown.json()) as any];
+      expect(a.errors[0].title, method).toBe(b.errors[0].title);
+    }
+    expect(await fromCache(fed, LABELS)).toBe(true);
+  });
+
+  test('without the bearer token: 401, and nothing dropped', async () => {
+    await warm();
+    const refused = await postDelta(fed.deltaUrl, labelDelta('g'));
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.text).errors[0].status).toBe('401');
+    expect((await postDelta(fed.deltaUrl, labelDelta('g'), { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect(await fromCache(fed, LABELS)).toBe(true);
+  });
+
+  test.each([
+    ['not JSON', '[{"inserts": ['],
+    ['not an array', '{"inserts": [], "deletes": []}'],
+    ['a predicate that is a literal', oneTriple('inserts', { predicate: { type: 'literal', value: 'p' } })],
+    ['a term of an unknown type', oneTriple('deletes', { subject: { type: 'iri', value: 'urn:s' } })],
+    [
+      'a triple without an object',
+      JSON.stringify([
+        { inserts: [{ subject: { type: 'uri', value: 'urn:s' }, predicate: { type: 'uri', value: 'urn:p' } }] },
+      ]),
+    ],
+  ])('%s: 400 with a JSON:API error, and every cache dropped whole', async (_, body) => {
+    await warm();
+    const before = metricValue(await fed.api.metrics(), 'cache_whole_drops_total', { reason: 'invalid-body' });
+    const answer = await postDelta(fed.deltaUrl, body, auth);
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text).errors[0]).toMatchObject({ status: '400', title: 'Bad Request' });
+    expect(await fromCache(fed, LABELS)).toBe(false);
+    expect(await fromCache(fed, YEARS)).toBe(false);
+    expect(metricValue(await fed.api.metrics(), 'cache_whole_drops_total', { reason: 'invalid-body' })).toBe(
+      before + 1,
+    );
+  });
+
+  test('a body over the limit: 413, and every cache dropped whole', async () => {
+    await warm();
+    const big = JSON.stringify([{ inserts: Array.from({ length: 100 }, () => labelDelta('g')[0]!.inserts[0]) }]);
+    expect(big.length).toBeGreaterThan(4096);
+    const answer = await postDelta(fed.deltaUrl, big, auth);
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.text).errors[0].status).toBe('413');
+    expect(await fromCache(fed, LABELS)).toBe(false);
+    expect(await fromCache(fed, YEARS)).toBe(false);
+  });
+
+  test('a label changed: lists sorted by labels are dropped, lists that do not read labels stay', async () => {
+    await warm();
+    const dropped = (text: string, cache: string) =>
+      metricValue(text, 'cache_entries_dropped_total', { cache, reason: 'delta' });
+    const before = await fed.api.metrics();
+    expect((await postDelta(fed.deltaUrl, labelDelta('http://example.org/the-dataset-graph'), auth)).status).toBe(204);
+    const after = await fed.api.metrics();
+    // The label-sorted list: its response, and its whole list in the window cache.
+    expect(dropped(after, 'response')).toBeGreaterThan(dropped(before, 'response'));
+    expect(dropped(after, 'window')).toBeGreaterThan(dropped(before, 'window'));
+    expect(metricValue(after, 'delta_duration_seconds_count', { outcome: 'applied' })).toBe(
+      metricValue(before, 'delta_duration_seconds_count', { outcome: 'applied' }) + 1,
+    );
+    expect(await fromCache(fed, LABELS)).toBe(false);
+    expect(await fromCache(fed, YEARS)).toBe(true);
+  });
+
+  test('a delta for a graph the dataset does not read drops as if it were the dataset’s (the graph is not trusted)', async () => {
+    await warm();
+    const before = metricValue(await fed.api.metrics(), 'delta_triples_total', { rule: 'other-graph' });
+    expect((await postDelta(fed.deltaUrl, labelDelta(OTHER_GRAPH), auth)).status).toBe(204);
+    expect(await fromCache(fed, LABELS)).toBe(false);
+    expect(await fromCache(fed, YEARS)).toBe(true);
+    expect(metricValue(await fed.api.metrics(), 'delta_triples_total', { rule: 'other-graph' })).toBe(before + 2);
+  });
+
+  test('a triple no mapping reads drops nothing', async () => {
+    await warm();
+    expect((await postDelta(fed.deltaUrl, labelDelta('g', 'http://example.org/unmapped'), auth)).status).toBe(204);
+    expect(await fromCache(fed, LABELS)).toBe(true);
+    expect(await fromCache(fed, YEARS)).toBe(true);
+  });
+
+  test('other methods and paths on the listener: 405 and 404', async () => {
+    expect((await fetch(fed.deltaUrl, { headers: auth })).status).toBe(405);
+    expect((await fetch(fed.deltaUrl.replace('/.mu/delta', '/concepts'), { headers: auth })).status).toBe(404);
+  });
+});
+
+/**
+ * A store whose next select returns the store's real answer only when released: a request can
+ * be held after it read the old data and before it is answered (and cached).
+ */
+function gated(store: Store) {
+  let held: { resolve: () => void; reached: () => void } | undefined;
+  let armed: ((reached: () => void) => Promise<void>) | undefined;
+  const gate = {
+    ...store,
+    select: async (query: string, options?: SelectOptions): Promise<Row[]> => {
+      const rows = await store.select(query, options);
+      const wait = armed;
+      armed = undefined;
+      if (wait) await wait(() => held?.reached());
+      return rows;
+    },
+  };
+  return {
+    store: gate as Store,
+    /** Holds the next select after it has read; resolves `reached` once it is held, and a release. */
+    hold(): { reached: Promise<void>; release: () => void } {
+      let reachedResolve!: () => void;
+      const reached = new Promise<void>((resolve) => (reachedResolve = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      armed = async (onReach) => {
+        onReach();
+        await released;
+      };
+      held = { resolve: () => release(), reached: reachedResolve };
+      return { reached, release: () => release() };
+    },
+  };
+}
+
+describeStores(
+  'delta listener: a request racing a delta never keeps its old answer',
+  (storeName) => {
+    let mapping: Mapping;
+    let store: Store;
+    let graph: string;
+    let endpointUrl: string;
+    beforeAll(async () => {
+      mapping = await loadMapping(SAMPLE_MAPPING);
+      endpointUrl = endpointOf(storeName).endpointUrl;
+      graph = `http://example.org/sparql-jsonapi-test/race/${randomUUID()}`;
+      await loadFiles({ endpointUrl, graph, files: [SAMPLE_DATA] });
+      store = createHttpStore({ endpointUrl, graph });
+    });
+    afterAll(async () => {
+      await sparqlUpdate(endpointUrl, `DROP SILENT GRAPH <${graph}>`);
+      await store?.close();
+    });
+
+    // Each case moves 0101's label to another end of the label order, so that a list kept from
+    // before the change has another order than the store's.
+    describe.each([
+      ['the response cache', `/concepts/0101`, 'zz raced'],
+      ['the window cache', `/concepts?sort=label&page[size]=50`, 'AA raced'],
+    ])('%s', (_, path, prefix) => {
+      test('held after reading, answered after the delta’s 204: the next request sees the new data', async () => {
+        const { store: gate, hold } = gated(store);
+        const fed = await fedServer(mapping, gate);
+        const plain = await plainServer(mapping, store);
+        try {
+          const label = `${prefix} ${Math.random().toString(36).slice(2)}`;
+          const held = hold();
+          const racing = fetch(fed.api.baseUrl + path, { headers: { accept: 'application/vnd.api+json' } });
+          await held.reached;
+          const update = `DELETE { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> ?l } } INSERT { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> "${label}"@en } } WHERE { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> ?l FILTER(lang(?l) = 'en') } }`;
+          expect(await sparqlUpdate(endpointUrl, update)).toBeLessThan(300);
+          expect((await postDelta(fed.deltaUrl, labelDelta(graph))).status).toBe(204);
+          held.release();
+          // Its answer read (some of) the old data; what matters is what the caches keep of it.
+          expect((await racing).status).toBe(200);
+          const after = await fed.api.get(path);
+          expect(JSON.stringify(after.body)).toContain(label);
+          expect(after.body).toEqual((await plain.get(path)).body);
+        } finally {
+          await fed.close();
+          await plain.close();
+        }
+      });
+    });
+  },
+  ENDPOINT_STORE_NAMES,
+);
