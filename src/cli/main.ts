@@ -143,7 +143,9 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
     ...(config.maxUrlLength !== undefined && { maxUrlLength: config.maxUrlLength }),
     shutdown: stopping.signal,
   });
-  void (app.locals.checkEngines as (signal: AbortSignal) => Promise<void>)(checksQuiet.signal);
+  // Before listening, so that the first request's queries are written in the text order the engine
+  // check finds (sparql/text-key.ts): six VALUES-only queries per store, within its deadline.
+  await (app.locals.checkEngines as (signal: AbortSignal) => Promise<void>)(checksQuiet.signal);
   // Before listening, so that no collection's first page waits for its list. Only lists kept
   // without expiry are read: the embedded store's, whose files are loaded by now (3 s more at 1M
   // triples); an endpoint's expire, so a slow endpoint never holds this up. A failure only warns.

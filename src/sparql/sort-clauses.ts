@@ -7,6 +7,7 @@ import { aggregate, bgp, bind, filter, integer, iri, literal, op, optional, str,
 import { comparableValue, exactDoubleText } from './comparable.js';
 import { strictLanguageFilter, tieredText } from './language-tier.js';
 import { hopPatterns, idVariable } from './members.js';
+import { textKey } from './text-key.js';
 
 /**
  * What a list of sort keys adds to a list query. Keys are *flat* when each can hold one value per
@@ -69,8 +70,14 @@ export const exactKeyVariable = (i: number): VariableTerm => variable(`key${i}_e
  * The expression a resource's id sorts by (`mapping/ids.ts` sortsByIdText): the id's text, or the
  * IRI's (`hex` ids sort like their IRIs, hex of UTF-8 bytes keeping code point order, and so do
  * template ids without a suffix); STR() because Virtuoso does not order by an IRI's text otherwise.
+ * A text key (`text-key.ts`), in code point order on every engine.
  */
 export function idSortExpression(type: ResourceType, subject: VariableTerm): Expression {
+  return textKey(idText(type, subject));
+}
+
+/** The text a resource's id sorts by ({@link idSortExpression}), as text: what a grouped query's MIN of it holds. */
+export function idText(type: ResourceType, subject: VariableTerm): Expression {
   const id = type.id;
   if (id.kind === 'predicate') return str(idVariable(subject));
   if (id.kind === 'template' && sortsByIdText(id)) {
