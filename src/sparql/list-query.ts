@@ -69,7 +69,10 @@ export function buildListQuery(
   keyset?: Keyset,
   range?: KeyRange,
 ): SelectQuery {
-  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined);
+  // A related list's members on their own (the parent, the link, the members' class; not the
+  // list's filters): what each key of several values is computed over (`sortClauses`).
+  const members = request.parent ? listPatterns(mapping, { ...request, filters: [] }, [], false) : undefined;
+  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined, members);
   if (sort.flat) return flatListQuery(mapping, request, sort, window, keyset, range);
   if (range) throw new Error('A key range needs flat sort keys');
   const perMember = perMemberKeyIndex(request);
