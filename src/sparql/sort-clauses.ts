@@ -112,8 +112,9 @@ export function sortClauses(
   underParent = false,
   /**
    * The patterns that bind the list's members on their own (a related list's parent, its link and
-   * the members' class), if given: each key that may have several values is then computed per
-   * member over them, in a sub-select of its own (see below).
+   * the members' class), if given: each key that may have several values (a to-many path, a
+   * `many` attribute, a language to choose) is then computed per member over them, in a
+   * sub-select of its own (see below).
    */
   members?: readonly Pattern[],
 ): SortClauses {
@@ -169,11 +170,13 @@ export function sortClauses(
     // a tiered text; `present` is bound when the resource has a value.
     let aggregated: Expression = comparableValue(end, value);
     let present = value;
-    if (members) {
+    if (members && (key.path.multiValued || end.language !== undefined)) {
       // Each member's key, in a sub-select over the list's members alone, joined to the members
       // by an OPTIONAL: one row per member and key, where the OPTIONALs of the values themselves
       // join every key's values, so that a member has as many rows as the product of its keys'
-      // values (a quantity kind's labels times its units' symbols: Jena ARQ past 10 s).
+      // values (a quantity kind's labels times its units' symbols: Jena ARQ past 10 s). Only for
+      // keys that multiply rows: Virtuoso 7.2 lost a single-valued decimal key computed so after
+      // a many key (/items/313133/see-also?sort=see-also.tags,amount,label, real-shapes).
       const perMember = variable(`m${i}`);
       const compared = end.language !== undefined ? tieredText(value, end, useMax ? 'high' : 'low') : aggregated;
       const pattern = [...members, ...keyPath(mapping, key, subject, value, `k${i}_`)];
