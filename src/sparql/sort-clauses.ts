@@ -4,7 +4,7 @@ import type { Attribute, Mapping, ResourceType, SortKey } from '../mapping/model
 import { XSD_BOOLEAN } from '../rdf/vocabulary.js';
 import { valueOrder } from '../request/filter-values.js';
 import { aggregate, bgp, bind, filter, integer, iri, literal, op, optional, str, triple, variable } from './ast.js';
-import { comparableValue, exactDoubleText } from './comparable.js';
+import { comparableValue, exactDoubleText, isNumberValue } from './comparable.js';
 import { strictLanguageFilter, tieredText } from './language-tier.js';
 import { hopPatterns, idVariable } from './members.js';
 import { groupedSelect } from './per-member-key.js';
@@ -145,10 +145,7 @@ export function sortClauses(
       const compared = comparableValue(end, value);
       // A value of a number attribute that reads as no number is no key, as for a grouped key's MIN.
       const isNumber = valueOrder(end) === 'number';
-      // COALESCE: ISNUMERIC of no value is an error, which the keyset's `!present` must not be.
-      const present = isNumber
-        ? op('coalesce', op('isnumeric', compared), literal('false', XSD_BOOLEAN))
-        : op('bound', value);
+      const present = isNumber ? isNumberValue(end, value) : op('bound', value);
       const missing = op('if', present, integer(0), integer(1));
       clauses.optionals.push(optional(...keyPath(mapping, key, subject, value, `k${i}_`)));
       const other = variable(`key${i}_other`);
