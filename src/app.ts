@@ -6,7 +6,7 @@ import { type Logger, pino } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { type Dataset, optionsOf } from './dataset.js';
 import { JsonApiError } from './errors/json-api-error.js';
-import { checkEngines, type EngineFindings } from './execute/engine-check.js';
+import { checkEngines, type EngineFindings, withFoundTextOrder } from './execute/engine-check.js';
 import { Freshness } from './execute/freshness.js';
 import { withSignal } from './execute/run-query.js';
 import { warmLists } from './execute/warm-lists.js';
@@ -72,10 +72,14 @@ export function createApp(options: AppOptions): Express {
     defaultDataset: defaultDataset ?? names[0] ?? '',
     processMetrics: options.processMetrics ?? false,
   });
-  // Every query of every dataset is counted and timed on its way to the store.
+  // What each store's engine answered to the start-up questions (execute/engine-check.ts).
+  const engines: EngineFindings = new Map();
+  metrics.watchEngines(engines);
+  // Every query of every dataset is counted and timed on its way to the store, written in the text
+  // order its engine check found (code point until then).
   const datasets = options.datasets.map((dataset) => ({
     ...dataset,
-    store: metrics.instrument(dataset.name, dataset.store),
+    store: withFoundTextOrder(metrics.instrument(dataset.name, dataset.store), () => engines.get(dataset.name)),
   }));
   const byName = new Map(datasets.map((dataset) => [dataset.name, dataset]));
   const fallback = byName.get(defaultDataset ?? names[0] ?? '');
@@ -88,9 +92,6 @@ export function createApp(options: AppOptions): Express {
   metrics.watchWindowCache(windows);
   const deltaMetrics = new DeltaMetrics(metrics.registry);
   const live = new LiveData(options.datasets, freshness, { response: cache, window: windows }, deltaMetrics);
-  // What each store's engine answered to the start-up questions (execute/engine-check.ts).
-  const engines: EngineFindings = new Map();
-  metrics.watchEngines(engines);
   // Every request in flight listens to the shutdown signal: as many listeners as requests, on purpose.
   if (options.shutdown) setMaxListeners(0, options.shutdown);
   const exposeMetrics = metricsHandler(metrics.expose(), options.metrics?.token);

@@ -234,7 +234,12 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
  * loaded by now (3 s more at 1M triples), and a fed endpoint's. A failure only warns.
  */
 async function prepare(app: Express, logger: Logger, checks: AbortSignal, warming: AbortSignal): Promise<void> {
-  void (app.locals.checkEngines as (signal: AbortSignal) => Promise<void>)(checks);
+  // Before listening, so that the first request's queries are written in the text order the engine
+  // check finds (sparql/text-key.ts): six VALUES-only queries per store, within its deadline.
+  await (app.locals.checkEngines as (signal: AbortSignal) => Promise<void>)(checks);
+  // Before listening, so that no collection's first page waits for its list. Only lists kept
+  // without expiry are read: the embedded store's (3 s more at 1M triples), and an endpoint's when
+  // deltas feed it; other lists expire, so a slow endpoint never holds this up. A failure only warns.
   try {
     const warmed = await (app.locals.warmWindowCache as (signal: AbortSignal) => Promise<WarmedDataset[]>)(warming);
     for (const { dataset, lists, ms } of warmed)

@@ -3,6 +3,7 @@ import type { Attribute } from '../mapping/model.js';
 import { XSD, XSD_DECIMAL, XSD_DOUBLE, XSD_STRING } from '../rdf/vocabulary.js';
 import { filter, integer, literal, op, values, variable } from '../sparql/ast.js';
 import { comparableValue, exactDoubleText, textConstant } from '../sparql/comparable.js';
+import { keyLike } from '../sparql/text-key.js';
 import type { Row } from '../store/store.js';
 
 /*
@@ -39,6 +40,8 @@ export interface EngineFinding {
   readonly severity: 'ok' | 'limit' | 'warning';
   /** For `limit` and `warning`: what users of this engine will see. */
   readonly consequence?: string;
+  /** The engine's answer differs from the promise, and the server owns it: how. */
+  readonly owned?: string;
 }
 
 // Probe attributes: the sort keys and comparisons of comparable.ts are chosen by an attribute's datatype.
@@ -110,8 +113,9 @@ const textOrderQuery = (): SelectQuery => select([T], [values(TEXTS.map((t) => (
 
 /**
  * Every ordered pair of texts (by number), and which of them a cursor's FILTER finds below the
- * other: `STR(?t) < "constant"`, with the constant written as keyset-clause writes it.
+ * other: `STR(?t) < "constant"`, both text keys, with the constant written as keyset-clause writes it.
  */
+const TEXT_KEY = comparableValue(TEXT, T);
 const PAIRS = TEXTS.flatMap((a, i) => TEXTS.flatMap((b, j) => (i === j ? [] : [[a, b] as const])));
 const textCompareQuery = (): SelectQuery =>
   select(
@@ -120,7 +124,7 @@ const textCompareQuery = (): SelectQuery =>
       values(PAIRS.map(([a], n) => ({ n: integer(n), t: a }))),
       filter(
         PAIRS.map(([, b], n) =>
-          op('&&', op('=', N, integer(n)), op('<', comparableValue(TEXT, T), textConstant(b.value))),
+          op('&&', op('=', N, integer(n)), op('<', TEXT_KEY, keyLike(TEXT_KEY, textConstant(b.value)))),
         ).reduce((all, one) => op('||', all, one)),
       ),
     ],

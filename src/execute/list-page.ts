@@ -125,6 +125,7 @@ export function pageRead(request: ListRequest, paging: Paging, attributes: reado
 /** What the planner reads of the store and the caches. */
 const traitsOf = (context: PathContext): ListTraits => ({
   oneGraph: context.store.oneGraph,
+  ...(context.store.textOrder && { textOrder: context.store.textOrder }),
   windowCache: context.windows !== undefined,
   manyValues: manyHistogramValues,
 });

@@ -4,14 +4,14 @@ import { toText } from '../sparql/to-text.js';
 import type { Lane, Row, SelectOptions, Store } from '../store/store.js';
 
 /**
- * Sends a query built as a sparqljs AST to the store: AST → text → rows, in its admission lane,
+ * Sends a query built as a sparqljs AST to the store: AST → text (in the store's text order) → rows, in its admission lane,
  * with a `label` saying what it is for (explain and the debug log show it). Every query the
  * executor sends goes through here.
  *
  * @example await runQuery(store, buildFetchQuery(type, { iris }, attributes), 'light', 'fetch')
  */
 export function runQuery(store: Store, query: SparqlQuery, lane: Lane, label: string): Promise<Row[]> {
-  return store.select(toText(query), { lane, label });
+  return store.select(toText(query, store.textOrder), { lane, label });
 }
 
 /**
@@ -30,6 +30,7 @@ export function withSignal(store: Store, signal: AbortSignal): Store {
   return {
     description: store.description,
     oneGraph: store.oneGraph,
+    ...(store.textOrder && { textOrder: store.textOrder }),
     select: (query: string, options?: SelectOptions) => store.select(query, { ...options, signal }),
     ping: (options?: SelectOptions) => store.ping(options),
     close: () => store.close(),

@@ -163,6 +163,9 @@ export class Metrics {
         return store.description;
       },
       oneGraph: store.oneGraph,
+      get textOrder() {
+        return store.textOrder;
+      },
     };
   }
 

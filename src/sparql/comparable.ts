@@ -3,6 +3,7 @@ import type { Attribute } from '../mapping/model.js';
 import { FLOATING_TYPES, XSD_BOOLEAN, XSD_DECIMAL, XSD_DOUBLE, XSD_STRING } from '../rdf/vocabulary.js';
 import { valueOrder } from '../request/filter-values.js';
 import { iri, literal, op, str } from './ast.js';
+import { textKey } from './text-key.js';
 
 /*
  * How values compare, owned by the server rather than by each store's habits. Engines disagree on
@@ -14,7 +15,7 @@ import { iri, literal, op, str } from './ast.js';
  * - numbers (a numeric `datatype`): read from the value's lexical form (see comparableValue);
  * - booleans, dates and times: as the typed values themselves (both engines follow XPath here);
  * - everything else (no datatype, xsd:string, a language, other datatypes, IRIs): as text, STR(),
- *   by Unicode code point.
+ *   by Unicode code point, as a text key (`text-key.ts`), which owns that order on every engine.
  */
 
 /**
@@ -31,7 +32,7 @@ import { iri, literal, op, str } from './ast.js';
  */
 export function comparableValue(attribute: Attribute, value: Expression): Expression {
   const order = valueOrder(attribute);
-  if (order === 'text') return str(value);
+  if (order === 'text') return textKey(str(value));
   // `+ 0` makes equal numbers one term: Jena's cast keeps the text it read ("100" and "1.0E2" stay
   // two terms), and Jena's ORDER BY orders equal values by their terms, and its GROUP BY groups them
   // apart, before any later key; a sum is a new double, written one way.

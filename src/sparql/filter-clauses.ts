@@ -7,6 +7,7 @@ import type { Filter } from '../request/parse-filter.js';
 import { bgp, filter, iri, literal, op, str, triple, values, variable } from './ast.js';
 import { compareNumber, textConstant } from './comparable.js';
 import { hopPatterns, idVariable } from './members.js';
+import { textKey } from './text-key.js';
 
 const COMPARE: Record<'eq' | 'lt' | 'lte' | 'gt' | 'gte', string> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
 
@@ -92,7 +93,7 @@ function filterCondition(mapping: Mapping, f: Filter, subject: VariableTerm, nam
               )
             : operator === 'eq'
               ? op('in', read, terms)
-              : op(COMPARE[operator], read, terms[0]!);
+              : op(COMPARE[operator], textKey(read), textKey(terms[0]!)); // in code point order (text-key.ts)
       } else if (valueOrder(f.path.attribute) === 'number' && operator !== 'contains' && operator !== 'starts-with') {
         const compare = (lexical: string) =>
           compareNumber(f.path.attribute, end, COMPARE[operator] as '=' | '<' | '<=' | '>' | '>=', lexical);

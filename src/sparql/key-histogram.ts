@@ -7,6 +7,7 @@ import { withAttributeValues } from './fetch-query.js';
 import { type KeyRange, keysetOrder, rangeClauses } from './keyset-clause.js';
 import { buildCountQuery, buildListQuery, listPatterns, SUBJECT, select } from './list-query.js';
 import { idSortExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
+import { keyLike } from './text-key.js';
 
 /*
  * A list sorted by a key with few distinct values (a year, a status, a category) can be paged
@@ -142,7 +143,7 @@ export function buildCursorPositionQuery(mapping: Mapping, request: ListRequest,
     variables: [{ expression: aggregate('count', new Wildcard()), variable: variable('count') }],
     where: [
       ...listPatterns(mapping, request, [optionals[0]!]),
-      filter(op(cursor.inclusive ? '<' : '<=', id, literal(cursor.idValue))),
+      filter(op(cursor.inclusive ? '<' : '<=', id, keyLike(id, literal(cursor.idValue)))),
     ],
   };
 }

@@ -5,6 +5,7 @@ import type { Cursor, KeyValue } from '../request/cursor.js';
 import { literal, op, str, values } from './ast.js';
 import { textConstant as text } from './comparable.js';
 import type { KeyExpression, SortClauses } from './sort-clauses.js';
+import { keyLike } from './text-key.js';
 
 /**
  * The ORDER BY of a cursor page: the list's order (missing keys last by their `missing` flag, see
@@ -54,7 +55,7 @@ export function keysetExpression(
   // Built from the id inwards: beyond(j) = beyond_j || (!behind_j && beyond(j+1)).
   return steps.reduceRight<Expression>(
     (rest, { beyond, behind }) => or(beyond, and(not(behind), rest)),
-    op(idOperator, idExpression, literal(cursor.idValue)),
+    op(idOperator, idExpression, keyLike(idExpression, literal(cursor.idValue))),
   );
 }
 
@@ -128,17 +129,18 @@ function compareKey(present: Expression, key: KeyExpression, value: KeyValue): C
 /** An `id` sort key: its expression is already a string, and never missing. */
 function compareId(key: KeyExpression, idValue: string): Comparison {
   const [greater, less] = key.descending ? ['<', '>'] : ['>', '<'];
-  return { later: op(greater, key.value, text(idValue)), earlier: op(less, key.value, text(idValue)) };
+  const value = keyLike(key.value, text(idValue));
+  return { later: op(greater, key.value, value), earlier: op(less, key.value, value) };
 }
 
 /**
  * `expression < value` (or `>`), in ORDER BY's order. Strings and IRIs compare as text (STR):
  * Virtuoso compares a MIN/MAX of strings with a string constant wrongly (always greater), but
- * STR() of it rightly. Booleans go by truth value: Oxigraph's `<` on booleans is an error.
+ * STR() of it rightly; with a text key, as a text key (`text-key.ts`). Booleans go by truth value: Oxigraph's `<` on booleans is an error.
  */
 function compare(operator: '<' | '>', expression: Expression, value: Literal | NamedNode): Expression | false {
   if (value.termType === 'NamedNode' || value.language !== '' || value.datatype.value === XSD_STRING)
-    return op(operator, str(expression), text(value.value));
+    return op(operator, str(expression), keyLike(expression, text(value.value)));
   if (value.datatype.value === XSD_BOOLEAN) {
     const truth = value.value === 'true' || value.value === '1';
     // false < true: only a true value is greater than false, only a false one less than true.

@@ -3,6 +3,7 @@ import { type LanguageTier, languageTiers } from '../mapping/language.js';
 import type { Attribute } from '../mapping/model.js';
 import { XSD_BOOLEAN } from '../rdf/vocabulary.js';
 import { filter, literal, op, str } from './ast.js';
+import { textKey } from './text-key.js';
 
 /** Tier characters, in code point order: a sort key's first character. */
 const TIER_CHARACTERS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -39,13 +40,15 @@ export function languageTier(lang: Expression, attribute: Attribute, best: 'low'
 /**
  * `CONCAT(tier, STR(value))`: the text a key of `attribute` compares, behind its tier character,
  * so that MIN (MAX with `best: 'high'`) picks the preferred language first and ORDER BY then skips
- * the character. An attribute in no language has one tier, "0".
+ * the character. An attribute in no language has one tier, "0". A text key (`text-key.ts`): MIN
+ * and ORDER BY compare it by code point on every engine, and the key a row holds is the engine's
+ * text key (a cursor's value of it too, compared as it is).
  *
  * @example tieredText(variable('k0'), label, 'low') // CONCAT(IF(LCASE(LANG(?k0)) = "en", "0", …), STR(?k0))
  */
 export function tieredText(value: Expression, attribute: Attribute, best: 'low' | 'high'): Expression {
   const tier = attribute.language === undefined ? literal('0') : languageTier(op('lang', value), attribute, best);
-  return op('concat', tier, str(value));
+  return textKey(op('concat', tier, str(value)));
 }
 
 /**

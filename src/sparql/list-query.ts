@@ -28,13 +28,25 @@ import { filterPatterns } from './filter-clauses.js';
 import { type KeyRange, keysetExpression, keysetOrder, rangeClauses } from './keyset-clause.js';
 import { idVariable, linkTriple, lookupPatterns, memberPatterns } from './members.js';
 import { perMemberKey, perMemberKeyIndex } from './per-member-key.js';
-import { idSortExpression, type KeyExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
+import {
+  idSortExpression,
+  idText,
+  type KeyExpression,
+  keyVariable,
+  type SortClauses,
+  sortClauses,
+} from './sort-clauses.js';
+import { textKey } from './text-key.js';
 
 /** `?s` (and `?s_id` for the predicate id strategy) in each row of a list query. */
 export const SUBJECT = variable('s');
 const PARENT = variable('parent');
-/** The id sort expression as an aggregate of a grouped keyset query: `(MIN(…) AS ?sid)`. */
+/**
+ * The id's text as an aggregate of a grouped keyset query, `(MIN(…) AS ?sid)` (one value per
+ * member: its own), and what sorts and compares by it, as a text key (`idSortExpression`).
+ */
 const ID_KEY = { variable: variable('sid') };
+const ID_SORT = textKey(ID_KEY.variable);
 const min = (expression: Expression) => aggregate('min', expression);
 
 /**
@@ -57,7 +69,10 @@ export function buildListQuery(
   keyset?: Keyset,
   range?: KeyRange,
 ): SelectQuery {
-  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined);
+  // A related list's members on their own (the parent, the link, the members' class; not the
+  // list's filters): what each key of several values is computed over (`sortClauses`).
+  const members = request.parent ? listPatterns(mapping, { ...request, filters: [] }, [], false) : undefined;
+  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined, members);
   if (sort.flat) return flatListQuery(mapping, request, sort, window, keyset, range);
   if (range) throw new Error('A key range needs flat sort keys');
   const perMember = perMemberKeyIndex(request);
@@ -139,14 +154,12 @@ function groupedListQuery(
   const projected = projection(request.type);
   // The keyset FILTER comes after the GROUP BY, where it compares aggregates only: the id as its
   // MIN too (see keysetExpression).
-  const keys = sort.keys.map((key) => (key.missing ? key : { ...key, value: ID_KEY.variable }));
-  const filters = keysetConditions(keys, ID_KEY.variable, keyset).map(filter);
+  const keys = sort.keys.map((key) => (key.missing ? key : { ...key, value: ID_SORT }));
+  const filters = keysetConditions(keys, ID_SORT, keyset).map(filter);
   const grouped: SelectQuery = {
     ...select(request.type, [
       ...sort.aggregates,
-      ...(keyset
-        ? [...sort.missingFlags, { ...ID_KEY, expression: min(idSortExpression(request.type, SUBJECT)) }]
-        : []),
+      ...(keyset ? [...sort.missingFlags, { ...ID_KEY, expression: min(idText(request.type, SUBJECT)) }] : []),
     ]),
     where: listPatterns(mapping, request, [...sort.optionals, ...sort.binds, ...(keyset ? sort.flagBinds : [])]),
     group: projected.map((expression) => ({ expression })),
@@ -157,7 +170,7 @@ function groupedListQuery(
     where: [{ type: 'group', patterns: [grouped] }, ...filters],
     // Without a cursor FILTER, the plain ORDER BY is right on every store (see KeyExpression).
     order: keyset
-      ? keysetOrder(keys, ID_KEY.variable, keyset.fromEnd)
+      ? keysetOrder(keys, ID_SORT, keyset.fromEnd)
       : [
           ...sort.order,
           ...(sort.keys.some((key) => key.id) ? [] : [{ expression: idSortExpression(request.type, SUBJECT) }]),
@@ -184,7 +197,7 @@ function perMemberListQuery(
   const grouped: SelectQuery = {
     ...select(type, [
       { expression: aggregate(perMember.aggregation, perMember.value), variable: key },
-      ...(keyset ? [{ ...ID_KEY, expression: min(idSortExpression(type, SUBJECT)) }] : []),
+      ...(keyset ? [{ ...ID_KEY, expression: min(idText(type, SUBJECT)) }] : []),
     ]),
     where: [
       {
@@ -203,9 +216,9 @@ function perMemberListQuery(
   const keys: KeyExpression[] = request.sort.map((sortKey, j) =>
     j === i
       ? { value: op('substr', key, integer(2)), descending: sortKey.descending, missing, present }
-      : { value: keyset ? ID_KEY.variable : idSortExpression(type, SUBJECT), descending: sortKey.descending, id: true },
+      : { value: keyset ? ID_SORT : idSortExpression(type, SUBJECT), descending: sortKey.descending, id: true },
   );
-  const id = keyset ? ID_KEY.variable : idSortExpression(type, SUBJECT);
+  const id = keyset ? ID_SORT : idSortExpression(type, SUBJECT);
   // The class again, with a filter on the members' own ids: Virtuoso 7.2 answers this form's ?s
   // as a literal when a filter binds it to one IRI, unless a triple binds it outside the
   // sub-select. Then DISTINCT, since the class triple may be in several graphs of the union the

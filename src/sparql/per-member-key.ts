@@ -73,31 +73,31 @@ export function perMemberKey(mapping: Mapping, key: SortKey, i: number, subject:
   const endTarget = key.path.hops.at(-1)?.target;
   const endValue = variable(`k${i}`);
   const endKey = key.path.hops.length === 0 ? value : variable(`c${i}`);
-  const perEnd = grouped(path.end, aggregation, tieredText(endValue, end, useMax ? 'high' : 'low'), endKey, [
+  const perEnd = groupedSelect(path.end, aggregation, tieredText(endValue, end, useMax ? 'high' : 'low'), endKey, [
     ...(endTarget === undefined ? [] : memberPatterns(mapping.types.get(endTarget)!, path.end)),
     bgp(triple(path.end, iri(end.predicate), endValue)),
     ...strictLanguageFilter(endValue, end),
   ]);
   if (key.path.hops.length === 0) return { pattern: perEnd, value, aggregation, placeholder };
   // The member's key: over the hops to those resources, the least (greatest) of their keys.
-  const pattern = grouped(subject, aggregation, endKey, value, [...path.patterns, perEnd]);
+  const pattern = groupedSelect(subject, aggregation, endKey, value, [...path.patterns, perEnd]);
   return { pattern, value, aggregation, placeholder };
 }
 
 /** `{ SELECT ?by (AGG(expression) AS ?as) WHERE { patterns } GROUP BY ?by }` */
-function grouped(
+export function groupedSelect(
   by: VariableTerm,
   aggregation: 'min' | 'max',
   expression: Expression,
   as: VariableTerm,
-  patterns: Pattern[],
+  patterns: readonly Pattern[],
 ): Pattern {
   const query: SelectQuery = {
     type: 'query',
     queryType: 'SELECT',
     prefixes: {},
     variables: [by, { expression: aggregate(aggregation, expression), variable: as }],
-    where: patterns,
+    where: [...patterns],
     group: [{ expression: by }],
   };
   return { type: 'group', patterns: [query] };

@@ -7,6 +7,8 @@ import { aggregate, bgp, bind, filter, integer, iri, literal, op, optional, str,
 import { comparableValue, exactDoubleText, isNumberValue } from './comparable.js';
 import { strictLanguageFilter, tieredText } from './language-tier.js';
 import { hopPatterns, idVariable } from './members.js';
+import { groupedSelect } from './per-member-key.js';
+import { textKey } from './text-key.js';
 
 /**
  * What a list of sort keys adds to a list query. Keys are *flat* when each can hold one value per
@@ -16,7 +18,10 @@ import { hopPatterns, idVariable } from './members.js';
  */
 export interface SortClauses {
   readonly flat: boolean;
-  /** One OPTIONAL per attribute key, binding every value the path reaches: `?key<i>` when flat, else `?k<i>`. */
+  /**
+   * One OPTIONAL per attribute key, binding every value the path reaches: `?key<i>` when flat, else
+   * `?k<i>`; or, for a grouped key given the list's members, the member's own key `?m<i>`.
+   */
   readonly optionals: Pattern[];
   /** BINDs that derive language-tiered keys; they go last in the group (see below). */
   readonly binds: Pattern[];
@@ -69,8 +74,14 @@ export const exactKeyVariable = (i: number): VariableTerm => variable(`key${i}_e
  * The expression a resource's id sorts by (`mapping/ids.ts` sortsByIdText): the id's text, or the
  * IRI's (`hex` ids sort like their IRIs, hex of UTF-8 bytes keeping code point order, and so do
  * template ids without a suffix); STR() because Virtuoso does not order by an IRI's text otherwise.
+ * A text key (`text-key.ts`), in code point order on every engine.
  */
 export function idSortExpression(type: ResourceType, subject: VariableTerm): Expression {
+  return textKey(idText(type, subject));
+}
+
+/** The text a resource's id sorts by ({@link idSortExpression}), as text: what a grouped query's MIN of it holds. */
+export function idText(type: ResourceType, subject: VariableTerm): Expression {
   const id = type.id;
   if (id.kind === 'predicate') return str(idVariable(subject));
   if (id.kind === 'template' && sortsByIdText(id)) {
@@ -99,6 +110,13 @@ export function sortClauses(
   subject: VariableTerm,
   /** The list hangs off a parent (a related list): see the least-value OPTIONAL below. */
   underParent = false,
+  /**
+   * The patterns that bind the list's members on their own (a related list's parent, its link and
+   * the members' class), if given: each key that may have several values (a to-many path, a
+   * `many` attribute, a language to choose) is then computed per member over them, in a
+   * sub-select of its own (see below).
+   */
+  members?: readonly Pattern[],
 ): SortClauses {
   const flat = keys.every(({ path }) => path.end === 'id' || (!path.multiValued && path.end.language === undefined));
   const clauses = {
@@ -145,12 +163,24 @@ export function sortClauses(
     }
     const value = variable(`k${i}`);
     const useMax = descending && key.path.multiValued;
-    clauses.optionals.push(optional(...keyPath(mapping, key, subject, value, `k${i}_`)));
     // What MIN/MAX pick from: the value the key compares by (comparable.ts), or for a language key
     // a tiered text; `present` is bound when the resource has a value.
     let aggregated: Expression = comparableValue(end, value);
     let present = value;
-    if (end.language !== undefined) {
+    if (members && (key.path.multiValued || end.language !== undefined)) {
+      // Each member's key, in a sub-select over the list's members alone, joined to the members
+      // by an OPTIONAL: one row per member and key, where the OPTIONALs of the values themselves
+      // join every key's values, so that a member has as many rows as the product of its keys'
+      // values (a quantity kind's labels times its units' symbols: Jena ARQ past 10 s). Only for
+      // keys that multiply rows: Virtuoso 7.2 lost a single-valued decimal key computed so after
+      // a many key (/items/313133/see-also?sort=see-also.tags,amount,label, real-shapes).
+      const perMember = variable(`m${i}`);
+      const compared = end.language !== undefined ? tieredText(value, end, useMax ? 'high' : 'low') : aggregated;
+      const pattern = [...members, ...keyPath(mapping, key, subject, value, `k${i}_`)];
+      clauses.optionals.push(optional(groupedSelect(subject, useMax ? 'max' : 'min', compared, perMember, pattern)));
+      aggregated = present = perMember;
+    } else clauses.optionals.push(optional(...keyPath(mapping, key, subject, value, `k${i}_`)));
+    if (end.language !== undefined && !members) {
       // A language tier digit in front of the text makes MIN/MAX pick the preferred language
       // first; ORDER BY then skips the digit (see the sort semantics in docs/api.md). The BIND comes
       // after the OPTIONALs, guarded by BOUND: Virtuoso evaluates a BIND inside an OPTIONAL even

@@ -1,3 +1,4 @@
+import type { TextOrder } from '../rdf/text-order.js';
 import type { Lane, Row, SelectOptions, Store } from './store.js';
 
 /** One query a request sent: what explain shows, and what the debug log writes. */
@@ -38,6 +39,10 @@ export class QueryRecorder implements Store {
 
   get oneGraph(): boolean {
     return this.store.oneGraph;
+  }
+
+  get textOrder(): TextOrder | undefined {
+    return this.store.textOrder;
   }
 
   async select(query: string, options?: SelectOptions): Promise<Row[]> {

@@ -1,4 +1,5 @@
 import type { Term } from '@rdfjs/types';
+import type { TextOrder } from '../rdf/text-order.js';
 
 /** One solution of a SELECT: variable name (without `?`) → RDF/JS term; unbound variables are absent. */
 export type Row = Readonly<Record<string, Term>>;
@@ -44,6 +45,11 @@ export interface Store {
    * matches twice, and a count of members needs DISTINCT (`list-query.ts` buildCountQuery).
    */
   readonly oneGraph: boolean;
+  /**
+   * How the engine orders text, once the start-up engine check found it (`execute/engine-check.ts`):
+   * queries are written for it (`sparql/to-text.ts`). Unset: by code point, as most engines do.
+   */
+  readonly textOrder?: TextOrder;
 }
 
 /**

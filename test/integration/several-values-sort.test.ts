@@ -5,8 +5,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { compileMapping } from '../../src/mapping/load-mapping.js';
 import type { Store } from '../../src/store/store.js';
-import { ApiClient } from '../support/api-client.js';
-import { describeStores, openStoreWith } from '../support/each-store.js';
+import type { ApiClient } from '../support/api-client.js';
+import { describeStores, listenChecked, openStoreWith } from '../support/each-store.js';
 import { codePointCompare } from '../support/oracle.js';
 
 /*
@@ -130,7 +130,7 @@ describeStores('a single-valued key the data gives several values', (storeName) 
   let api: ApiClient;
   beforeAll(async () => {
     store = await openStoreWith(storeName, [file]);
-    api = await ApiClient.listen(createApp({ datasets: [{ name: 'several', mapping, store, linkBase: '' }] }));
+    api = await listenChecked(createApp({ datasets: [{ name: 'several', mapping, store, linkBase: '' }] }));
   });
   afterAll(async () => {
     await api?.close();

@@ -80,6 +80,15 @@ export function sampleApp(mapping: Mapping, store: Store, options: Omit<AppOptio
   });
 }
 
+/**
+ * Serves `app` as the CLI does: once its engine check has answered (`execute/engine-check.ts`),
+ * so that its queries are written in the text order found (Jena's: `sparql/text-key.ts`).
+ */
+export async function listenChecked(app: Express): Promise<ApiClient> {
+  await (app.locals.checkEngines as (signal: AbortSignal) => Promise<void>)(new AbortController().signal);
+  return ApiClient.listen(app);
+}
+
 const warned = new Set<StoreName>();
 
 /**
@@ -123,7 +132,7 @@ export function describeEachStore(title: string, body: (harness: () => Harness) 
     beforeAll(async () => {
       const [mapping, store] = await Promise.all([loadMapping(SAMPLE_MAPPING), openSampleStore(storeName)]);
       const app = sampleApp(mapping, store);
-      harness = { storeName, api: await ApiClient.listen(app), mapping, store };
+      harness = { storeName, api: await listenChecked(app), mapping, store };
     });
     afterAll(async () => {
       await harness?.api.close();

@@ -70,9 +70,9 @@ export function sortedLists(oracle: Oracle, mapping: Mapping, maxCollection: num
  * Cases over `lists`: a sort of 1 to 3 distinct fields among `id`, the type's attributes and the
  * attributes one relationship away (to-one and to-many), each ascending or descending, at most
  * `maxSeveral` of them (2 unless given) through a to-many relationship or a `many` attribute: a
- * grouped list query joins every key's values per member, so such keys multiply its rows (three
- * through real-shapes' items: 4.5 s embedded for /groups against 0.3 s for two, past the 10 s
- * deadline under the suite's load). A page size that makes 2 to 6 pages, at most `maxPageSize`.
+ * collection's grouped list query joins every key's values per member, so such keys multiply its
+ * rows (three through real-shapes' items: 4.5 s embedded for /groups against 0.3 s for two, past
+ * the 10 s deadline under the suite's load); a related list's computes each per member. A page size that makes 2 to 6 pages, at most `maxPageSize`.
  */
 export function sortCaseArbitrary(mapping: Mapping, lists: readonly SortedList[], maxPageSize: number, maxSeveral = 2) {
   return fc.constantFrom(...lists).chain((list) => {

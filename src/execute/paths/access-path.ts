@@ -1,6 +1,7 @@
 import type { SelectQuery } from 'sparqljs';
 import type { Attribute, Mapping } from '../../mapping/model.js';
 import type { Keyset, ListRequest, Window } from '../../plan/plan.js';
+import type { TextOrder } from '../../rdf/text-order.js';
 import type { KeyValue } from '../../request/cursor.js';
 import type { Member } from '../../shape/resource-objects.js';
 import type { Store } from '../../store/store.js';
@@ -37,6 +38,8 @@ export interface ListRead {
 export interface ListTraits {
   /** The store reads one graph (`Store.oneGraph`). */
   readonly oneGraph: boolean;
+  /** How the store's engine orders text (`Store.textOrder`): how the queries are written. */
+  readonly textOrder?: TextOrder;
   /** The dataset keeps whole lists (the window cache). */
   readonly windowCache: boolean;
   /** Whether a histogram query (its text) found too many values lately (`histogram-window.ts`). */

@@ -16,7 +16,7 @@ class Candidate {
   readonly histogram = once(() => {
     const { mapping, read, traits } = this;
     const query = buildKeyHistogramQuery(mapping, read.request, MAX_HISTOGRAM_VALUES + 1, traits.oneGraph);
-    const text = query && toText(query);
+    const text = query && toText(query, traits.textOrder);
     return text !== undefined && !traits.manyValues(text) ? text : undefined;
   });
   readonly relatedPage = once(() =>

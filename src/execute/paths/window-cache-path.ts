@@ -63,7 +63,7 @@ export async function cachedList(
   // An empty keyset: the plain order with the sort keys projected, as cursors need them.
   query: SelectQuery = buildListQuery(mapping, request, undefined, { fromEnd: false }),
 ): Promise<OrderedList | undefined> {
-  const list = await windows.list(toText(query), listReads(mapping, request), () =>
+  const list = await windows.list(toText(query, store.textOrder), listReads(mapping, request), () =>
     runQuery(store, query, listLane(request), 'whole-list').then(
       (rows) => orderedList(request, rows),
       (error: unknown) => {
