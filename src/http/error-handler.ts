@@ -48,7 +48,11 @@ const NO_DATASETS: ReadonlySet<string> = new Set();
 export function toJsonApiError(error: unknown): JsonApiError {
   if (error instanceof JsonApiError) return error;
   if (error instanceof StoreError) {
-    const { status, title, detail } = STORE_FAILURE[error.kind];
+    const { status, title } = STORE_FAILURE[error.kind];
+    // The limit a store cut its answer at tells the client (and a log) how much less to ask for.
+    const detail = Number.isSafeInteger(error.limit)
+      ? `The triplestore cut its answer at its limit of ${error.limit} rows; ask for a smaller page.`
+      : STORE_FAILURE[error.kind].detail;
     // Busy is the one failure that passes by itself: say when to come back.
     return new JsonApiError(status, title, detail, {
       cause: error,

@@ -127,7 +127,9 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
     const maxRows = response.headers['x-sparql-maxrows'];
     if (maxRows !== undefined) {
       await response.body.dump().catch(() => undefined);
-      throw new StoreError('truncated', `${where} cut the result at its limit of ${maxRows} rows (X-SPARQL-MaxRows)`);
+      throw new StoreError('truncated', `${where} cut the result at its limit of ${maxRows} rows (X-SPARQL-MaxRows)`, {
+        limit: Number(maxRows),
+      });
     }
     const body = await response.body.text();
     if (response.statusCode < 200 || response.statusCode > 299) {

@@ -66,12 +66,16 @@ export interface Store {
 export type StoreErrorKind = 'unavailable' | 'timeout' | 'query' | 'truncated' | 'overloaded' | 'unexpected';
 
 export class StoreError extends Error {
+  /** For `truncated`: the store's row limit, when it said (Virtuoso's `X-SPARQL-MaxRows`). */
+  readonly limit?: number;
+
   constructor(
     readonly kind: StoreErrorKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; limit?: number },
   ) {
     super(message, options);
     this.name = 'StoreError';
+    if (options?.limit !== undefined) this.limit = options.limit;
   }
 }

@@ -30,6 +30,26 @@ function expectStoreError(body: any, status: number) {
   expect(JSON.stringify(body)).not.toMatch(/\n\s+at |ECONNREFUSED|127\.0\.0\.1|\.ts:\d+/);
 }
 
+describe('a store that cuts its answer at its row limit (Virtuoso, `maxrows`)', () => {
+  let api: ApiClient;
+  beforeAll(async () => {
+    const { endpointUrl, graph } = endpointOf('virtuoso');
+    // `maxrows` lowers Virtuoso's ResultSetMaxRows for each request of this store: a page of 10 is cut at 5.
+    api = await appOver(`${endpointUrl}?maxrows=5`, { graph });
+  });
+  afterAll(() => api.close());
+
+  it('answers 502 naming the limit, never the cut page', async () => {
+    const response = await api.get('/concepts?page%5Bsize%5D=10');
+    expect(response.status).toBe(502);
+    expectStoreError(response.body, 502);
+    expect(response.body.errors[0].title).toBe('Triplestore truncated the result');
+    expect(response.body.errors[0].detail).toBe(
+      'The triplestore cut its answer at its limit of 5 rows; ask for a smaller page.',
+    );
+  });
+});
+
 describe('a store that is down', () => {
   let api: ApiClient;
   beforeAll(async () => {
