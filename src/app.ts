@@ -42,6 +42,12 @@ export interface AppOptions {
    * each dataset's own: the CLI turns them on without expiry when it listens for deltas.
    */
   readonly deltas?: DeltaListenerOptions;
+  /**
+   * The ledger of changes the caches check their entries against; a new one unless given. The CLI
+   * shares one across the apps a `--watch` reload builds, so that a delta the old app hears while
+   * the new one reads its lists ahead makes those lists stale too.
+   */
+  readonly freshness?: Freshness;
   /** Adds process metrics (CPU, memory, event loop, GC) to `/metrics`; off by default, on in the CLI. */
   readonly processMetrics?: boolean;
   /**
@@ -86,7 +92,7 @@ export function createApp(options: AppOptions): Express {
   if (!fallback)
     throw new Error(`The default dataset '${defaultDataset}' is not among the datasets (${names.join(', ')}).`);
   // One ledger of changes for both caches: what a delta or a reload marks, neither serves.
-  const freshness = new Freshness();
+  const freshness = options.freshness ?? new Freshness();
   const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup, freshness });
   const windows = new WindowCache({ ...options.windowCache, freshness });
   metrics.watchWindowCache(windows);
@@ -101,8 +107,7 @@ export function createApp(options: AppOptions): Express {
   app.set('query parser', false); // parse-query.ts reads the raw query string itself
   app.set('etag', false); // conditional.ts sets the ETag of dataset responses, and only theirs
   app.locals.metrics = exposeMetrics;
-  // For the CLI: `--watch` drops a reloaded dataset's caches; `--delta-listen` serves the listener.
-  app.locals.liveData = live;
+  // For the CLI: `--delta-listen` serves the listener.
   if (options.deltas) app.locals.deltaListener = deltaListener(live, deltaMetrics, logger, options.deltas);
   // For the CLI, before it listens (warmWindowCache).
   app.locals.warmWindowCache = (signal: AbortSignal) => warmWindowCache(datasets, windows, signal);

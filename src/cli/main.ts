@@ -8,6 +8,7 @@ import pretty from 'pino-pretty';
 import { createApp, type WarmedDataset } from '../app.js';
 import type { Dataset } from '../dataset.js';
 import { warnEmptyTypes } from '../execute/empty-types.js';
+import { Freshness } from '../execute/freshness.js';
 import { createApiServer, stopGracefully } from '../http/server.js';
 import { MappingError } from '../mapping/load-mapping.js';
 import {
@@ -158,15 +159,25 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
           ...(config.deltas.maxBytes !== undefined && { maxBytes: config.deltas.maxBytes }),
         },
       }),
+      freshness,
       shutdown: stopping.signal,
     });
+  // One ledger for every app a reload builds (see AppOptions.freshness).
+  const freshness = new Freshness();
   let app = build(datasets);
   const warming = io.signal ? AbortSignal.any([checksQuiet.signal, io.signal]) : checksQuiet.signal;
-  await prepare(app, logger, checksQuiet.signal, warming);
   const servers: { server: Server; name: string }[] = [];
   let delta: Server | undefined;
   try {
-    servers.push({
+    // The delta listener first: a change made while the lists are read ahead is heard, and makes
+    // the lists it reaches stale (they are kept without expiry when deltas feed the dataset).
+    if (config.deltas) {
+      const listener = createApiServer(app.locals.deltaListener as Express, logger);
+      delta = await listen(listener, config.deltas.port, config.deltas.host);
+      servers.push({ server: delta, name: 'delta listener on' });
+    }
+    await prepare(app, logger, checksQuiet.signal, warming);
+    servers.unshift({
       server: await listen(createApiServer(app, logger), config.port, config.host),
       name: 'listening on',
     });
@@ -178,11 +189,6 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
         server: await listen(createApiServer(metricsApp, logger), config.metrics!.port!, config.host),
         name: 'metrics on',
       });
-    }
-    if (config.deltas) {
-      const listener = createApiServer(app.locals.deltaListener as Express, logger);
-      delta = await listen(listener, config.deltas.port, config.deltas.host);
-      servers.push({ server: delta, name: 'delta listener on' });
     }
   } catch (error) {
     checksQuiet.abort();

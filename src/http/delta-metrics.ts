@@ -3,8 +3,8 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 /** How a message at the delta listener ended. */
 export type DeltaOutcome = 'applied' | 'invalid' | 'oversized' | 'unauthorized';
 
-/** Why cache entries were dropped: a delta's triples, a body that was not a delta, a reload (`--watch`). */
-export type DropReason = 'delta' | 'invalid-body' | 'reload';
+/** Why cache entries were dropped: a delta's triples, or a body that was not a delta. */
+export type DropReason = 'delta' | 'invalid-body';
 
 /** Seconds: dropping entries takes microseconds; a scan of a full cache a few milliseconds. */
 const DELTA_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];

@@ -54,10 +54,9 @@ export class LiveData {
     });
   }
 
-  /** Drops every entry of every dataset (`reason` says why), or of the one named. */
-  dropWhole(reason: DropReason, only?: string): void {
+  /** Drops every entry of every dataset (`reason` says why). */
+  dropWhole(reason: DropReason): void {
     for (const dataset of this.rules.keys()) {
-      if (only !== undefined && dataset !== only) continue;
       this.freshness.changedWhole(dataset);
       this.dropStale(dataset, reason);
       this.metrics.droppedWhole(dataset, reason);

@@ -78,15 +78,14 @@ export class ResponseCache {
 
   /**
    * Keeps a 200's body (with the compressed forms it has) for `ttlSeconds` (nothing when 0), unless
-   * what it read changed since its `reading` started; returns it for chaining. Without a
-   * `reading`, the entry depends on no IRI and was read now.
+   * what it read changed since its `reading` started (stamped before the store was asked:
+   * {@link ResponseCache.now}); returns it for chaining.
    */
-  set(key: CacheKey, variants: Variants, ttlSeconds: number, reading?: Reading): Variants {
-    const read = reading ?? { dataset: key.dataset, reads: [], stamp: this.freshness.now() };
-    if (ttlSeconds > 0 && this.freshness.fresh(read)) {
+  set(key: CacheKey, variants: Variants, ttlSeconds: number, reading: Reading): Variants {
+    if (ttlSeconds > 0 && this.freshness.fresh(reading)) {
       // lru-cache: a TTL of 0 never expires.
       const ttl = Number.isFinite(ttlSeconds) ? Math.max(1, Math.round(ttlSeconds * 1000)) : 0;
-      this.entries.set(serialise(key), { variants, reading: read }, { ttl });
+      this.entries.set(serialise(key), { variants, reading }, { ttl });
     }
     return variants;
   }

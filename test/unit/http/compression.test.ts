@@ -49,7 +49,7 @@ describe('Variants', () => {
     // Room for the body and its key, but not for a compressed form beside them.
     const room = variants.bytes + 100;
     const cache = new ResponseCache({ maxBytes: room });
-    cache.set(key, variants, 60);
+    cache.set(key, variants, 60, { dataset: 'd', reads: [], stamp: cache.now() });
     expect(cache.get(key, 60)).toBe(variants);
     await variants.get('gzip');
     cache.grown(key);
