@@ -10,8 +10,15 @@ import type { Lane, Row, SelectOptions, Store } from '../store/store.js';
  *
  * @example await runQuery(store, buildFetchQuery(type, { iris }, attributes), 'light', 'fetch')
  */
-export function runQuery(store: Store, query: SparqlQuery, lane: Lane, label: string): Promise<Row[]> {
-  return store.select(toText(query, store.textOrder), { lane, label });
+export function runQuery(
+  store: Store,
+  query: SparqlQuery,
+  lane: Lane,
+  label: string,
+  /** The text order to write it in: the store's found one unless given (the engine check's questions). */
+  textOrder = store.textOrder,
+): Promise<Row[]> {
+  return store.select(toText(query, textOrder), { lane, label });
 }
 
 /**

@@ -21,13 +21,14 @@ export interface ListWindows {
    * list (it cut the result short); then this does too, and the caller asks the store for its page.
    * A list bigger than the cache's bound still answers the request that read it, but is not kept:
    * `undefined` for later requests too, so that each does not read the whole list again.
-   * `reads` are the IRIs the list depends on (`plan/plan-reads.ts`): a change to one of them
+   * `reads` gives the IRIs the list depends on (`plan/plan-reads.ts`), asked only when the list is
+   * read from the store, not on a hit: a change to one of them
    * (`Freshness`) makes the kept list stale, and a reading that started before the change is
    * neither joined by later requests nor kept.
    */
   list(
     key: string,
-    reads: readonly string[],
+    reads: () => readonly string[],
     compute: () => Promise<OrderedList | undefined>,
   ): Promise<OrderedList | undefined>;
 }
@@ -119,7 +120,7 @@ export class WindowCache {
   private async list(
     dataset: string,
     key: string,
-    reads: readonly string[],
+    reads: () => readonly string[],
     ttl: number,
     compute: () => Promise<OrderedList | undefined>,
   ): Promise<OrderedList | undefined> {
@@ -134,7 +135,7 @@ export class WindowCache {
       const flight = this.flights.get(key);
       // A reading that started before a change answers the requests that joined it, no later one.
       if (!flight || !this.freshness.fresh(flight.reading))
-        return this.read(key, { dataset, reads, stamp: this.freshness.now() }, ttl, compute);
+        return this.read(key, { dataset, reads: reads(), stamp: this.freshness.now() }, ttl, compute);
       try {
         return await flight.promise;
       } catch (error) {

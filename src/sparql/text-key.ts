@@ -40,6 +40,10 @@ export function markedText(expression: Expression): Expression | undefined {
  */
 const MOVED = '([\uD7FF\uE000-\uFFFF])';
 const ESCAPE = '\uD7FF';
+/** The REPLACE's pattern and replacement as terms, and the pattern as a RegExp: made once. */
+const MOVED_PATTERN = literal(MOVED);
+const MOVED_REPLACEMENT = literal(`${ESCAPE}$1`);
+const MOVED_EXPRESSION = new RegExp(MOVED, 'g');
 
 /**
  * `text` as a key that orders by UTF-16 code unit exactly as `text` orders by code point:
@@ -52,12 +56,12 @@ const ESCAPE = '\uD7FF';
  * @example codePointKey(str(variable('k0'))) // REPLACE(STR(?k0), "([\uD7FF\uE000-\uFFFF])", "\uD7FF$1")
  */
 export function codePointKey(text: Expression): Expression {
-  return op('replace', text, literal(MOVED), literal(`${ESCAPE}$1`));
+  return op('replace', text, MOVED_PATTERN, MOVED_REPLACEMENT);
 }
 
 /** What {@link codePointKey} makes of a string, for tables and checks: `codePointText('！')` is '\uD7FF！'. */
 export function codePointText(text: string): string {
-  return text.replace(new RegExp(MOVED, 'g'), `${ESCAPE}$1`);
+  return text.replace(MOVED_EXPRESSION, `${ESCAPE}$1`);
 }
 
 /**

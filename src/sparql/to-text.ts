@@ -42,11 +42,10 @@ function createWriter(writeTextKey: (text: Expression) => Expression): Writer {
   };
   writer.toExpression = (expression) => {
     const own = written(expression);
-    return toExpression(
-      'type' in own && own.type === 'operation'
-        ? { ...own, args: own.args.map((arg) => (Array.isArray(arg) ? arg : written(arg as Expression))) }
-        : own,
-    );
+    if (!('type' in own) || own.type !== 'operation') return toExpression(own);
+    const args = own.args.map((arg) => (Array.isArray(arg) ? arg : written(arg as Expression)));
+    // A copy only where an operand was a key: most operations of most queries have none.
+    return toExpression(args.every((arg, i) => arg === own.args[i]) ? own : { ...own, args });
   };
   return writer;
 }

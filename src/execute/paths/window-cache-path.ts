@@ -63,15 +63,18 @@ export async function cachedList(
   // An empty keyset: the plain order with the sort keys projected, as cursors need them.
   query: SelectQuery = buildListQuery(mapping, request, undefined, { fromEnd: false }),
 ): Promise<OrderedList | undefined> {
-  const list = await windows.list(toText(query, store.textOrder), listReads(mapping, request), () =>
-    runQuery(store, query, listLane(request), 'whole-list').then(
-      (rows) => orderedList(request, rows),
-      (error: unknown) => {
-        // The store cut the list short (Virtuoso's ResultSetMaxRows): only windows of it can be read.
-        if (error instanceof StoreError && error.kind === 'truncated') return undefined;
-        throw error;
-      },
-    ),
+  const list = await windows.list(
+    toText(query, store.textOrder),
+    () => listReads(mapping, request),
+    () =>
+      runQuery(store, query, listLane(request), 'whole-list').then(
+        (rows) => orderedList(request, rows),
+        (error: unknown) => {
+          // The store cut the list short (Virtuoso's ResultSetMaxRows): only windows of it can be read.
+          if (error instanceof StoreError && error.kind === 'truncated') return undefined;
+          throw error;
+        },
+      ),
   );
   if (list?.missingParent) throw noParent(request);
   return list;

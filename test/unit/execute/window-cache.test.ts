@@ -32,8 +32,8 @@ describe('WindowCache', () => {
     const cache = new WindowCache();
     const windows = cache.forDataset('sample', FOREVER)!;
     const { calls, compute } = reader(list(3));
-    const first = await windows.list('q', [], compute);
-    expect(await windows.list('q', [], compute)).toBe(first);
+    const first = await windows.list('q', () => [], compute);
+    expect(await windows.list('q', () => [], compute)).toBe(first);
     expect(calls.n).toBe(1);
     const stats = cache.stats();
     expect([stats.entries, stats.hits.get('sample'), stats.misses.get('sample')]).toEqual([1, 1, 1]);
@@ -44,8 +44,8 @@ describe('WindowCache', () => {
     const cache = new WindowCache();
     expect(cache.forDataset('off', 0)).toBeUndefined();
     const { calls, compute } = reader(list(1));
-    await cache.forDataset('a', FOREVER)!.list('q', [], compute);
-    await cache.forDataset('b', FOREVER)!.list('q', [], compute);
+    await cache.forDataset('a', FOREVER)!.list('q', () => [], compute);
+    await cache.forDataset('b', FOREVER)!.list('q', () => [], compute);
     expect(calls.n).toBe(2);
   });
 
@@ -53,7 +53,7 @@ describe('WindowCache', () => {
     const windows = new WindowCache().forDataset('sample', FOREVER)!;
     let open!: () => void;
     const { calls, compute } = reader(list(2), new Promise<void>((resolve) => (open = resolve)));
-    const pending = [1, 2, 3].map(() => windows.list('q', [], compute));
+    const pending = [1, 2, 3].map(() => windows.list('q', () => [], compute));
     open();
     const lists = await Promise.all(pending);
     expect(calls.n).toBe(1);
@@ -69,21 +69,28 @@ describe('WindowCache', () => {
       await Promise.resolve();
       throw failure;
     };
-    const results = await Promise.allSettled([windows.list('q', [], failing), windows.list('q', [], failing)]);
+    const results = await Promise.allSettled([
+      windows.list('q', () => [], failing),
+      windows.list('q', () => [], failing),
+    ]);
     expect(results.map((r) => r.status === 'rejected' && r.reason)).toEqual([failure, failure]);
     expect(calls).toBe(1);
-    expect(await windows.list('q', [], reader(list(1)).compute)).toBeDefined();
+    expect(await windows.list('q', () => [], reader(list(1)).compute)).toBeDefined();
   });
 
   it('when the request that reads a list goes away, a request waiting for it reads it itself', async () => {
     const windows = new WindowCache().forDataset('sample', FOREVER)!;
     const gone = new Error('the client closed the connection');
-    const started = windows.list('q', [], async () => {
-      await Promise.resolve();
-      throw gone;
-    });
+    const started = windows.list(
+      'q',
+      () => [],
+      async () => {
+        await Promise.resolve();
+        throw gone;
+      },
+    );
     const { calls, compute } = reader(list(4));
-    const waiting = windows.list('q', [], compute);
+    const waiting = windows.list('q', () => [], compute);
     await expect(started).rejects.toBe(gone);
     expect((await waiting)?.members).toHaveLength(4);
     expect(calls.n).toBe(1);
@@ -94,8 +101,8 @@ describe('WindowCache', () => {
     const cache = new WindowCache({ maxBytes: orderedListBytes(big) - 1 });
     const windows = cache.forDataset('sample', FOREVER)!;
     const { calls, compute } = reader(big);
-    expect(await windows.list('q', [], compute)).toBe(big);
-    expect(await windows.list('q', [], compute)).toBeUndefined();
+    expect(await windows.list('q', () => [], compute)).toBe(big);
+    expect(await windows.list('q', () => [], compute)).toBeUndefined();
     expect(calls.n).toBe(1);
     expect(cache.stats().hits.get('sample')).toBeUndefined();
   });
@@ -103,8 +110,8 @@ describe('WindowCache', () => {
   it('a list the store cuts short (compute gives undefined): undefined, and not read again', async () => {
     const windows = new WindowCache().forDataset('sample', FOREVER)!;
     const { calls, compute } = reader(undefined);
-    expect(await windows.list('q', [], compute)).toBeUndefined();
-    expect(await windows.list('q', [], compute)).toBeUndefined();
+    expect(await windows.list('q', () => [], compute)).toBeUndefined();
+    expect(await windows.list('q', () => [], compute)).toBeUndefined();
     expect(calls.n).toBe(1);
   });
 
@@ -113,12 +120,12 @@ describe('WindowCache', () => {
     const cache = new WindowCache({ maxBytes: 2.5 * size });
     const windows = cache.forDataset('sample', FOREVER)!;
     const { calls, compute } = reader(list(50));
-    for (const key of ['a', 'b', 'a', 'c']) await windows.list(key, [], compute); // b is the least recent when c comes
+    for (const key of ['a', 'b', 'a', 'c']) await windows.list(key, () => [], compute); // b is the least recent when c comes
     expect(cache.stats().entries).toBe(2);
     expect(cache.stats().bytes).toBeLessThanOrEqual(2.5 * size);
-    await windows.list('a', [], compute);
+    await windows.list('a', () => [], compute);
     expect(calls.n).toBe(3);
-    await windows.list('b', [], compute);
+    await windows.list('b', () => [], compute);
     expect(calls.n).toBe(4);
   });
 
@@ -128,16 +135,16 @@ describe('WindowCache', () => {
     const timed = cache.forDataset('remote', 60)!;
     const kept = cache.forDataset('embedded', FOREVER)!;
     const { calls, compute } = reader(list(1));
-    await timed.list('q', [], compute);
-    await kept.list('q', [], compute);
+    await timed.list('q', () => [], compute);
+    await kept.list('q', () => [], compute);
     now = 60_000;
-    await timed.list('q', [], compute);
+    await timed.list('q', () => [], compute);
     expect(calls.n).toBe(2);
     now = 61_001;
-    await timed.list('q', [], compute);
+    await timed.list('q', () => [], compute);
     expect(calls.n).toBe(3);
     now = 1e12;
-    await kept.list('q', [], compute);
+    await kept.list('q', () => [], compute);
     expect(calls.n).toBe(3);
   });
 });

@@ -16,9 +16,10 @@ it('/metrics reports the window caches it watches: hits and misses by dataset, e
   metrics.watchWindowCache(one);
   metrics.watchWindowCache(two);
   const read = async () => LIST;
-  for (const key of ['a', 'a', 'a', 'b']) await one.forDataset('sample', Number.POSITIVE_INFINITY)!.list(key, [], read);
-  await two.forDataset('other', 60)!.list('a', [], read);
-  await two.forDataset('unknown', 60)!.list('a', [], read);
+  for (const key of ['a', 'a', 'a', 'b'])
+    await one.forDataset('sample', Number.POSITIVE_INFINITY)!.list(key, () => [], read);
+  await two.forDataset('other', 60)!.list('a', () => [], read);
+  await two.forDataset('unknown', 60)!.list('a', () => [], read);
 
   const text = await metrics.registry.metrics();
   expect(metricValue(text, 'window_cache_hits_total', { dataset: 'sample' })).toBe(2);
@@ -30,6 +31,6 @@ it('/metrics reports the window caches it watches: hits and misses by dataset, e
   expect(metricValue(text, 'window_cache_bytes')).toBe(bytes);
 
   // Counts only grow between scrapes, as counters must.
-  await one.forDataset('sample', Number.POSITIVE_INFINITY)!.list('a', [], read);
+  await one.forDataset('sample', Number.POSITIVE_INFINITY)!.list('a', () => [], read);
   expect(metricValue(await metrics.registry.metrics(), 'window_cache_hits_total', { dataset: 'sample' })).toBe(3);
 });
