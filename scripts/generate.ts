@@ -44,10 +44,11 @@ export function datasetSizes(activities: number) {
 
 // --- vocabulary -------------------------------------------------------------------------------
 
-const ELOD = 'http://linkedeconomy.org/ontology#';
-const SKOS = 'http://www.w3.org/2004/02/skos/core#';
-const MU = 'http://mu.semte.ch/vocabularies/core/';
-const GR = 'http://purl.org/goodrelations/v1#';
+// Exported for what writes sample data too (test/support/live-rounds.ts).
+export const ELOD = 'http://linkedeconomy.org/ontology#';
+export const SKOS = 'http://www.w3.org/2004/02/skos/core#';
+export const MU = 'http://mu.semte.ch/vocabularies/core/';
+export const GR = 'http://purl.org/goodrelations/v1#';
 const DCT = 'http://purl.org/dc/terms/';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const RES = 'http://linkedeconomy.org/resource/';

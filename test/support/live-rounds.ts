@@ -1,18 +1,14 @@
 import type { Quad, Term } from '@rdfjs/types';
 import { DataFactory, Writer } from 'n3';
-import { mulberry32 } from '../../scripts/generate.js';
+import { ELOD, GR, MU, mulberry32, SKOS } from '../../scripts/generate.js';
 import type { ChangeSet } from '../../src/http/delta-body.js';
 import type { DeltaTerm, DeltaTriple } from '../../src/plan/change-rules.js';
+import { RDF_TYPE, XSD } from '../../src/rdf/vocabulary.js';
 import type { Store } from '../../src/store/store.js';
 
 const { namedNode, literal, quad } = DataFactory;
 
-const ELOD = 'http://linkedeconomy.org/ontology#';
-const SKOS = 'http://www.w3.org/2004/02/skos/core#';
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
-const MU_UUID = 'http://mu.semte.ch/vocabularies/core/uuid';
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
-const GR = 'http://purl.org/goodrelations/v1#';
+const MU_UUID = `${MU}uuid`;
 const TRADE_ACTIVITY = `${ELOD}TradeActivity`;
 const CONCEPT = `${SKOS}Concept`;
 
