@@ -76,8 +76,8 @@ export function storeTable(result: StoreResult, connections: readonly number[]):
 }
 
 /**
- * The run beside mu-cl-resources' figures (`reference.ts`), or undefined when the run is not the
- * one they were measured on (Virtuoso, 1M triples).
+ * The run beside mu-cl-resources' figures (`reference.ts`), or undefined when the run is not on a
+ * store and size they were measured on (Virtuoso at 100k and 1M triples).
  *
  * @example peerTable(result) // | shape | this server req/s (p50 ms, queries) | mu-cl-resources … | this ÷ peer |
  */
@@ -85,13 +85,14 @@ export function peerTable(result: StoreResult): string | undefined {
   const rows = compareWithPeer(result).map((c) => [
     c.label,
     `${c.ours.requestsPerSecond === undefined ? '–' : rate(c.ours.requestsPerSecond)} (${fixed(c.ours.p50)}, ${c.ours.queries})`,
-    `${c.peer.requestsPerSecond} (${fixed(c.peer.p50)}, ${c.peer.queries})`,
+    `${c.peer.requestsPerSecond} (${c.peer.p50 === undefined ? '–' : fixed(c.peer.p50)}, ${c.peer.queries})`,
     c.throughputRatio === undefined ? '–' : fixed(c.throughputRatio, 2),
   ]);
   if (rows.length === 0) return undefined;
-  const at = `${MU_CL_RESOURCES.connections} conn req/s (p50 ms, queries)`;
+  const at = '10 conn req/s (p50 ms, queries)';
+  const runs = MU_CL_RESOURCES.runs.filter((r) => r.store === result.store && r.size === result.size);
   return [
-    `Beside ${MU_CL_RESOURCES.name} (${MU_CL_RESOURCES.measured}):`,
+    `Beside ${MU_CL_RESOURCES.name}, the faster of its runs per shape (${runs.map((r) => r.measured).join('; ')}):`,
     '',
     markdownTable(['shape', `this server ${at}`, `${MU_CL_RESOURCES.name} ${at}`, 'this ÷ peer'], rows),
   ].join('\n');

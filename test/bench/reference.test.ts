@@ -12,19 +12,35 @@ describe('mu-cl-resources reference', () => {
       key: 'single',
       label: 'single',
       ours: { p50: 3, requestsPerSecond: 800, queries: 2 },
-      peer: MU_CL_RESOURCES.shapes.single,
-      throughputRatio: 800 / MU_CL_RESOURCES.shapes.single!.requestsPerSecond,
+      peer: { requestsPerSecond: 991, p50: 3.5, queries: 2 },
+      throughputRatio: 800 / 991,
     });
     expect(peerTable(result)?.split('\n').at(-1)).toBe(
-      `| single | 800 (3.0, 2) | 875 (4.7, 2) | ${(800 / 875).toFixed(2)} |`,
+      `| single | 800 (3.0, 2) | 991 (3.5, 2) | ${(800 / 991).toFixed(2)} |`,
     );
   });
 
-  it('compares nothing on another store or size: the peer was measured on Virtuoso at 1M triples', () => {
+  it('takes the faster of the peer’s runs at one size, shape by shape', () => {
+    const at1m = MU_CL_RESOURCES.runs.filter((r) => r.size === '1m');
+    expect(at1m).toHaveLength(2);
+    const result = storeResult({ shapes: [measured('related', 9, 2), measured('sorted', 90, 80)] });
+    for (const c of compareWithPeer(result)) {
+      const fastest = Math.max(...at1m.map((r) => r.shapes[c.key]!.requestsPerSecond));
+      expect(c.peer.requestsPerSecond).toBe(fastest);
+    }
+    expect(compareWithPeer(result).map((c) => c.peer.requestsPerSecond)).toEqual([539, 8.1]);
+  });
+
+  it('compares a 100k run with the figures taken at the seed’s scale (94k triples)', () => {
+    const [single] = compareWithPeer(storeResult({ shapes: [measured('single', 3, 2)], size: '100k' }));
+    expect(single?.peer).toEqual({ requestsPerSecond: 833, p50: 3.1, queries: 2 });
+  });
+
+  it('compares nothing on another store or size: the peer was measured on Virtuoso at 100k and 1M triples', () => {
     const shapes = [measured('single', 3, 2)];
     expect(compareWithPeer(storeResult({ shapes, store: 'embedded' }))).toEqual([]);
-    expect(compareWithPeer(storeResult({ shapes, size: '100k' }))).toEqual([]);
-    expect(peerTable(storeResult({ shapes, size: '100k' }))).toBeUndefined();
+    expect(compareWithPeer(storeResult({ shapes, size: '10k' }))).toEqual([]);
+    expect(peerTable(storeResult({ shapes, size: '10k' }))).toBeUndefined();
   });
 
   it('leaves the ratio out when the run at the peer’s connections was skipped', () => {
@@ -32,6 +48,6 @@ describe('mu-cl-resources reference', () => {
     const skipped = { ...shape, concurrent: [{ connections: 10, skipped: 'too slow' }] } as typeof shape;
     const [sorted] = compareWithPeer(storeResult({ shapes: [skipped] }));
     expect(sorted?.throughputRatio).toBeUndefined();
-    expect(peerTable(storeResult({ shapes: [skipped] }))).toContain('| sorted | – (5000.0, 2) | 6.7 (251.0, 4) | – |');
+    expect(peerTable(storeResult({ shapes: [skipped] }))).toContain('| sorted | – (5000.0, 2) | 8.1 (–, 4) | – |');
   });
 });
