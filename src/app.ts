@@ -14,7 +14,6 @@ import { WindowCache, type WindowCacheOptions } from './execute/window-cache.js'
 import { apiDescriptionHandler } from './http/api-description.js';
 import { type CorsOptions, corsHandler } from './http/cors.js';
 import { type DeltaListenerOptions, deltaListener } from './http/delta-listener.js';
-import { DeltaMetrics } from './http/delta-metrics.js';
 import { docsPageHandler } from './http/docs-page.js';
 import { errorHandler } from './http/error-handler.js';
 import { type HealthOptions, healthHandler } from './http/health.js';
@@ -51,6 +50,17 @@ export interface AppOptions {
   /** Adds process metrics (CPU, memory, event loop, GC) to `/metrics`; off by default, on in the CLI. */
   readonly processMetrics?: boolean;
   /**
+   * The metrics to count into, instead of a new set (then `processMetrics` is theirs to say): the CLI
+   * keeps one across the apps a `--watch` reload builds, so that `/metrics` counts on.
+   */
+  readonly sharedMetrics?: Metrics;
+  /**
+   * What each dataset's engine answered to the start-up questions (`execute/engine-check.ts`); a new
+   * map unless given. The CLI shares one across the apps a `--watch` reload builds: the engine does
+   * not change with the data, so a dataset found once is not asked again.
+   */
+  readonly engines?: EngineFindings;
+  /**
    * `/metrics`: served on this app unless `enabled` is false or `separate` is true (then the CLI
    * serves `app.locals.metrics` on a port of its own); with a `token`, only to
    * `Authorization: Bearer <token>`.
@@ -73,13 +83,15 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Express {
   const { defaultDataset, logger = pino({ level: 'silent' }) } = options;
   const names = options.datasets.map((dataset) => dataset.name);
-  const metrics = new Metrics({
-    datasets: names,
-    defaultDataset: defaultDataset ?? names[0] ?? '',
-    processMetrics: options.processMetrics ?? false,
-  });
+  const metrics =
+    options.sharedMetrics ??
+    new Metrics({
+      datasets: names,
+      defaultDataset: defaultDataset ?? names[0] ?? '',
+      processMetrics: options.processMetrics ?? false,
+    });
   // What each store's engine answered to the start-up questions (execute/engine-check.ts).
-  const engines: EngineFindings = new Map();
+  const engines: EngineFindings = options.engines ?? new Map();
   metrics.watchEngines(engines);
   // Every query of every dataset is counted and timed on its way to the store, written in the text
   // order its engine check found (code point until then).
@@ -96,8 +108,7 @@ export function createApp(options: AppOptions): Express {
   const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup, freshness });
   const windows = new WindowCache({ ...options.windowCache, freshness });
   metrics.watchWindowCache(windows);
-  const deltaMetrics = new DeltaMetrics(metrics.registry);
-  const live = new LiveData(options.datasets, freshness, { response: cache, window: windows }, deltaMetrics);
+  const live = new LiveData(options.datasets, freshness, { response: cache, window: windows }, metrics.deltas);
   // Every request in flight listens to the shutdown signal: as many listeners as requests, on purpose.
   if (options.shutdown) setMaxListeners(0, options.shutdown);
   const exposeMetrics = metricsHandler(metrics.expose(), options.metrics?.token);
@@ -108,11 +119,17 @@ export function createApp(options: AppOptions): Express {
   app.set('etag', false); // conditional.ts sets the ETag of dataset responses, and only theirs
   app.locals.metrics = exposeMetrics;
   // For the CLI: `--delta-listen` serves the listener.
-  if (options.deltas) app.locals.deltaListener = deltaListener(live, deltaMetrics, logger, options.deltas);
+  if (options.deltas) app.locals.deltaListener = deltaListener(live, metrics.deltas, logger, options.deltas);
   // For the CLI, before it listens (warmWindowCache).
   app.locals.warmWindowCache = (signal: AbortSignal) => warmWindowCache(datasets, windows, signal);
   // For the CLI, once it has opened the stores (not awaited: a store that is down is asked again later).
-  app.locals.checkEngines = (signal: AbortSignal) => checkEngines(options.datasets, engines, logger, signal);
+  app.locals.checkEngines = (signal: AbortSignal) =>
+    checkEngines(
+      options.datasets.filter((d) => !engines.has(d.name)),
+      engines,
+      logger,
+      signal,
+    );
 
   app.use(metrics.observe()); // first, so that every response is counted, errors and preflights too
   if (options.accessLogSample) app.use(accessLog(logger, options.accessLogSample));

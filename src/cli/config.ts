@@ -141,10 +141,12 @@ const configSchema = z.strictObject({
   logRequests: z.boolean().optional(),
   // Longest request URL (path and query) accepted; longer ones get 414 (default 8192).
   maxUrlLength: wholeNumber(256, 65_536, 'expected a length from 256 to 65536').optional(),
-  // Live data: a second listener for delta-notifier's messages (docs/live-data.md); with it, every
-  // dataset's caches are on without expiry unless its TTLs say otherwise.
   // serve --watch: reload a dataset whose data file (embedded store) or mapping file changes.
   watch: z.boolean().optional(),
+  // Quiet time after a file's last change before its reload starts (default 200: editors write in steps).
+  watchDebounceMs: wholeNumber(0, 60_000, 'expected a number of milliseconds from 0 to 60000').optional(),
+  // Live data: a second listener for delta-notifier's messages (docs/live-data.md); with it, every
+  // dataset's caches are on without expiry unless its TTLs say otherwise.
   deltas: z
     .strictObject({
       listen: listenAddress,
@@ -180,6 +182,8 @@ export interface ServerConfig {
   readonly maxUrlLength?: number;
   /** Reload a dataset whose data or mapping file changes (`cli/watch-files.ts`). */
   readonly watch?: boolean;
+  /** With `watch`: quiet time after a file's last change before its reload starts; 200 ms when absent. */
+  readonly watchDebounceMs?: number;
   /** The delta listener: where, its bearer token, its body limit. Absent: no listener. */
   readonly deltas?: DeltasConfig;
 }
@@ -246,6 +250,7 @@ function compileConfig(config: ConfigFile, base: string, source: string): Server
     ...(config.maxUrlLength !== undefined && { maxUrlLength: config.maxUrlLength }),
     ...(config.deltas && { deltas: deltasConfig(config.deltas) }),
     ...(config.watch && { watch: true }),
+    ...(config.watchDebounceMs !== undefined && { watchDebounceMs: config.watchDebounceMs }),
   };
 }
 
@@ -302,7 +307,8 @@ export type ServeFlags = Partial<
     | 'cache-control'
     | 'filter-syntax'
     | 'delta-listen'
-    | 'delta-token',
+    | 'delta-token'
+    | 'watch-debounce',
     string
   >
 > & {
@@ -329,6 +335,7 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   filterSyntax: '--filter-syntax',
   'deltas.listen': '--delta-listen',
   'deltas.token': '--delta-token',
+  watchDebounceMs: '--watch-debounce',
 };
 
 /**
@@ -353,6 +360,7 @@ export function configFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): Serv
         ...(flags['delta-token'] !== undefined && { token: flags['delta-token'] }),
       },
     }),
+    ...(flags['watch-debounce'] !== undefined && { watchDebounceMs: numeric(flags['watch-debounce']) }),
     datasets: {
       [name]: {
         ...(flags.mapping !== undefined && { mapping: flags.mapping }),

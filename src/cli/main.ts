@@ -8,7 +8,9 @@ import pretty from 'pino-pretty';
 import { createApp, type WarmedDataset } from '../app.js';
 import type { Dataset } from '../dataset.js';
 import { warnEmptyTypes } from '../execute/empty-types.js';
+import type { EngineFindings } from '../execute/engine-check.js';
 import { Freshness } from '../execute/freshness.js';
+import { Metrics } from '../http/metrics.js';
 import { createApiServer, stopGracefully } from '../http/server.js';
 import { MappingError } from '../mapping/load-mapping.js';
 import {
@@ -62,6 +64,8 @@ serve options:
   --delta-token T    the listener only hears Authorization: Bearer T
   --watch            reload a dataset whose --data file or --mapping file changes (in the
                      background; a file that fails to load keeps the old one, logged)
+  --watch-debounce MS   with --watch: quiet time after a file's last change before it is
+                     reloaded (default 200: editors write in steps)
   --explain          answer ?explain-plan: the plan and each SPARQL query in meta.explain
                      (docs/api.md#explain); LOG_LEVEL=debug logs each query too
   --log-requests     log every request (method, URL, status, time)
@@ -113,6 +117,8 @@ async function command([name, ...rest]: readonly string[], io: CliIo): Promise<n
   }
   if (values['delta-token'] !== undefined && values['delta-listen'] === undefined)
     throw new ConfigError('--delta-token: give --delta-listen HOST:PORT too');
+  if (values['watch-debounce'] !== undefined && !values.watch)
+    throw new ConfigError('--watch-debounce: give --watch too');
   const config = values.config ? await readConfigFile(values.config) : configFromFlags(values, io.env);
   return serve(withSwitches(applyEnvironment(config, io.env), values), io);
 }
@@ -148,7 +154,8 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
       ...(config.windowCacheMaxMegabytes !== undefined && {
         windowCache: { maxBytes: Math.round(config.windowCacheMaxMegabytes * 2 ** 20) },
       }),
-      processMetrics: true,
+      sharedMetrics: metrics,
+      engines,
       metrics: { ...config.metrics, separate: separateMetrics },
       ...(config.health && { health: config.health }),
       ...(config.accessLogSample !== undefined && { accessLogSample: config.accessLogSample }),
@@ -162,8 +169,11 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
       freshness,
       shutdown: stopping.signal,
     });
-  // One ledger for every app a reload builds (see AppOptions.freshness).
+  // One ledger of changes and one set of metrics for every app a reload builds (see AppOptions).
   const freshness = new Freshness();
+  const names = datasets.map((d) => d.name);
+  const metrics = new Metrics({ datasets: names, defaultDataset: config.default, processMetrics: true });
+  const engines: EngineFindings = new Map();
   let app = build(datasets);
   const warming = io.signal ? AbortSignal.any([checksQuiet.signal, io.signal]) : checksQuiet.signal;
   const servers: { server: Server; name: string }[] = [];
@@ -211,6 +221,7 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
       datasets,
       logger,
       signal: checksQuiet.signal,
+      ...(config.watchDebounceMs !== undefined && { debounceMs: config.watchDebounceMs }),
       // A new app (empty caches) for new requests; those in flight finish on the old one.
       serve: async (served) => {
         const next = build(served);

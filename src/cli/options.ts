@@ -25,6 +25,7 @@ export const serveOptions = {
   'delta-listen': { type: 'string' },
   'delta-token': { type: 'string' },
   watch: { type: 'boolean' },
+  'watch-debounce': { type: 'string' },
   explain: { type: 'boolean' },
   'log-requests': { type: 'boolean' },
   help: { type: 'boolean' },

@@ -5,7 +5,6 @@ import type { Dataset } from '../dataset.js';
 import { DEFAULT_DATASET_OPTIONS } from '../dataset.js';
 import { loadMapping } from '../mapping/load-mapping.js';
 import type { ServerConfig } from './config.js';
-import { openStore } from './open-datasets.js';
 
 export interface WatchOptions {
   readonly config: ServerConfig;
@@ -22,9 +21,10 @@ export interface WatchOptions {
 
 /**
  * `serve --watch`: reloads a dataset whose data file (embedded store) or mapping file changed, in
- * the background, and serves it once loaded: `serve` swaps in a new app, so requests in flight
- * finish on the old one (and its store, closed once no request can still be running on it:
- * after the dataset's deadline), and the new app's caches start empty. A data file that fails to
+ * the background, and serves it once loaded: the store's workers load the files again beside the
+ * data they serve (`Store.reload`), `serve` swaps in a new app, so requests in flight finish on the
+ * old one and its data (dropped once no request can still read it: after the dataset's deadline),
+ * and the new app's caches start empty. A data file that fails to
  * parse keeps the old data, a mapping that fails to load keeps the old mapping; both are logged
  * with the reason (the parser's line and column). Reloads run one at a time.
  *
@@ -107,9 +107,10 @@ async function reload(options: WatchOptions, name: string, kinds: ReadonlySet<'d
     }
   }
   let store = current.store;
-  if (kinds.has('data')) {
+  // The embedded store loads the files again in its own workers, beside the data it serves.
+  if (kinds.has('data') && current.store.reload) {
     try {
-      store = await openStore(d, log);
+      store = await current.store.reload();
     } catch (error) {
       log.error(`the changed data cannot be loaded; keeping the old data: ${(error as Error).message}`);
     }
@@ -126,7 +127,7 @@ async function reload(options: WatchOptions, name: string, kinds: ReadonlySet<'d
     `dataset ${name} reloaded`,
   );
   if (store !== current.store) {
-    // No request runs past its deadline: by then none is left on the old store.
+    // No request runs past its deadline: by then none is left on the old data.
     const deadline = d.timeoutMs ?? DEFAULT_DATASET_OPTIONS.timeoutMs;
     setTimeout(() => void current.store.close(), deadline + 1000).unref();
   }

@@ -3,6 +3,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { EngineFindings } from '../execute/engine-check.js';
 import type { WindowCache, WindowCacheStats } from '../execute/window-cache.js';
 import { type Store, StoreError } from '../store/store.js';
+import { DeltaMetrics } from './delta-metrics.js';
 import { routeLabel } from './route-label.js';
 
 export interface MetricsOptions {
@@ -19,8 +20,10 @@ const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25
 const SPARQL_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
- * One app's Prometheus metrics, in a registry of its own (tests create many apps in one process;
+ * One server's Prometheus metrics, in a registry of its own (tests create many apps in one process;
  * the global registry would mix them). Requests are counted by the URL's shape, never its raw path.
+ * One instance may outlive an app: the CLI keeps one across the apps a `--watch` reload builds
+ * (`AppOptions.sharedMetrics`), so that counters keep counting and process metrics are collected once.
  *
  * @example
  * const metrics = new Metrics({ datasets: ['sample'], defaultDataset: 'sample' });
@@ -29,6 +32,8 @@ const SPARQL_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
  */
 export class Metrics {
   readonly registry = new Registry();
+  /** Live data's figures (`delta-listener.ts`, `live-data.ts`). */
+  readonly deltas = new DeltaMetrics(this.registry);
   private readonly datasets: ReadonlySet<string>;
   private readonly requests = new Counter({
     name: 'http_requests_total',
@@ -69,8 +74,10 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  /** Window caches whose figures are read at each scrape (`watchWindowCache`). */
-  private readonly windowCaches = new Set<WindowCache>();
+  /** The window cache whose figures are read at each scrape (`watchWindowCache`). */
+  private windowCache: WindowCache | undefined;
+  /** Lookups of the window caches it replaced (a reload's old app's), so that the counters only grow. */
+  private readonly retiredLookups = { hits: new Map<string, number>(), misses: new Map<string, number>() };
   private readonly windowHits: Counter<'dataset'> = new Counter({
     name: 'window_cache_hits_total',
     help: 'List pages cut from a whole list kept in the window cache, by dataset',
@@ -171,10 +178,15 @@ export class Metrics {
 
   /**
    * Reports a window cache in `/metrics`: hits and misses by dataset, entries and bytes, read
-   * from the cache at each scrape.
+   * from the cache at each scrape. A later call replaces it (a reload's new app): the hits and
+   * misses it counted stay in the counters, its entries leave the gauges.
    */
   watchWindowCache(cache: WindowCache): void {
-    this.windowCaches.add(cache);
+    const replaced = this.windowCache?.stats();
+    for (const kind of ['hits', 'misses'] as const)
+      for (const [dataset, n] of replaced?.[kind] ?? [])
+        this.retiredLookups[kind].set(dataset, (this.retiredLookups[kind].get(dataset) ?? 0) + n);
+    this.windowCache = cache;
   }
 
   /** Reports the engine checks' findings in `/metrics` (`engine_check`), read at each scrape. */
@@ -185,15 +197,12 @@ export class Metrics {
   /** The cache keeps its own counts; each scrape copies them into the counter. */
   private readWindowLookups(counter: Counter<'dataset'>, kind: 'hits' | 'misses'): void {
     counter.reset();
-    for (const cache of this.windowCaches)
-      for (const [dataset, n] of cache.stats()[kind])
-        counter.inc({ dataset: this.datasets.has(dataset) ? dataset : '' }, n);
+    for (const counts of [this.retiredLookups[kind], this.windowCache?.stats()[kind] ?? []])
+      for (const [dataset, n] of counts) counter.inc({ dataset: this.datasets.has(dataset) ? dataset : '' }, n);
   }
 
   private windowTotal(figure: keyof Pick<WindowCacheStats, 'entries' | 'bytes'>): number {
-    let total = 0;
-    for (const cache of this.windowCaches) total += cache.stats()[figure];
-    return total;
+    return this.windowCache?.stats()[figure] ?? 0;
   }
 
   /** Counts one lookup in the response cache. */

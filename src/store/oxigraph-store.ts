@@ -50,7 +50,16 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  */
 const ABANDONED_GRACE_MS = 1_000;
 
-type Task = { op: 'info' } | { op: 'graphs'; limit: number } | { op: 'select'; query: string };
+/** A task for the workers; each names the generation of the data it reads (oxigraph-worker.js). */
+type Task = (
+  | { op: 'info' }
+  | { op: 'graphs'; limit: number }
+  | { op: 'select'; query: string }
+  | { op: 'load' }
+  | { op: 'drop' }
+) & { generation: number };
+/** Where piscina's load balancer finds the thread a task must run on (`everyWorker`). */
+const TARGET = Piscina.queueOptionsSymbol;
 interface WorkerInfo {
   threadId: number;
   /** Quads in the store, every graph counted. */
@@ -114,15 +123,17 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const logger = options.logger;
   const started = performance.now();
-  // A replacement worker checks that the files are the ones the first workers loaded.
-  const stamps = options.files.map((file) => {
-    try {
-      const { size, mtimeMs } = statSync(file);
-      return { size, mtimeMs };
-    } catch {
-      return null; // the workers report the missing file with Node's message
-    }
-  });
+  // A replacement worker checks that the files are the ones the other workers loaded: each file's
+  // size and modification time (-1 when missing: the workers report that with Node's message).
+  const stamps = new Float64Array(new SharedArrayBuffer(16 * options.files.length));
+  const stampFiles = () =>
+    options.files.forEach((file, index) => {
+      const stat = statSync(file, { throwIfNoEntry: false });
+      stamps.set([stat?.size ?? -1, stat?.mtimeMs ?? -1], 2 * index);
+    });
+  stampFiles();
+  /** The generation of the data a replacement worker loads: the latest the store has loaded. */
+  const current = new Int32Array(new SharedArrayBuffer(4));
   const startedUp = new Int32Array(new SharedArrayBuffer(4));
   /** How many workers have finished loading their module (the data loaded, or failed to). */
   const evaluated = new Int32Array(new SharedArrayBuffer(4));
@@ -134,15 +145,27 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
     minThreads: workers,
     maxThreads: workers,
     idleTimeout: Infinity,
-    workerData: { files: options.files, graph: options.graph, stamps, started: startedUp, evaluated },
-    // An idle worker that has not panicked (`id` is -1 once a thread has exited).
-    loadBalancer: (_task, candidates) =>
-      candidates.find((w) => w.currentUsage === 0 && w.id !== -1 && !poisoned.has(w.id)) ?? null,
+    workerData: { files: options.files, graph: options.graph, stamps, started: startedUp, evaluated, current },
+    // An idle worker that has not panicked (`id` is -1 once a thread has exited); a task of
+    // `everyWorker` waits for its own thread (any idle one if that thread is gone: `load` and
+    // `drop` may run twice on a worker), and other tasks leave that thread to it.
+    loadBalancer: (task, candidates) => {
+      const idle = candidates.filter((w) => w.currentUsage === 0 && w.id !== -1 && !poisoned.has(w.id));
+      const target = ((task as unknown as Record<symbol, unknown>)[TARGET] as { threadId?: number } | null)?.threadId;
+      if (target !== undefined)
+        return candidates.some((w) => w.id === target)
+          ? (idle.find((w) => w.id === target) ?? null)
+          : (idle[0] ?? null);
+      return idle.find((w) => !reserved.has(w.id)) ?? null;
+    },
   });
+  /** Threads that a task of `everyWorker` waits for. */
+  const reserved = new Set<number>();
   // Piscina only dispatches to loaded workers (a replacement is ready once its module has run), so
   // an idle thread is one that can start a query now.
   const gate = new LaneGate(limits, () => pool.idleThreads > poisoned.size);
-  let closed = false;
+  /** Generations of the data whose `Store` is open; the pool stops with the last. */
+  const open = new Set<number>([0]);
   let lastWorkerError: unknown;
 
   // Without a listener, a worker crashing while idle would be an uncaught 'error' event.
@@ -164,7 +187,7 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
 
   let loaded: WorkerInfo[];
   try {
-    loaded = await waitForAllWorkers(pool, workers);
+    loaded = await waitForAllWorkers(pool, workers, 0);
   } catch (error) {
     // The first worker to fail stops the start, while the others may still be loading their
     // modules: terminating a thread then aborts the process (Node's `module_wrap.cc` assertion,
@@ -178,7 +201,8 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
   const triples = loaded[0]?.triples ?? 0;
   const graphTriples = loaded[0]?.graphTriples ?? null;
   if (options.graph !== undefined && graphTriples === 0) {
-    const available = (await pool.run({ op: 'graphs', limit: SHOWN_GRAPHS + 1 }).catch(() => [])) as string[];
+    const graphs = { op: 'graphs', limit: SHOWN_GRAPHS + 1, generation: 0 } as const;
+    const available = (await pool.run(graphs).catch(() => [])) as string[];
     await pool.destroy();
     throw new GraphNotFoundError(options.graph, available, options.files);
   }
@@ -223,7 +247,8 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
 
   /** Runs one task in `lane` under the caller's signal and `timeoutMs`; failures become StoreErrors. */
   const runTask = async (task: Task, lane: Lane, callerSignal: AbortSignal | undefined): Promise<unknown> => {
-    if (closed) throw new StoreError('unavailable', 'the oxigraph store is closed');
+    const closed = () => !open.has(task.generation);
+    if (closed()) throw new StoreError('unavailable', 'the oxigraph store is closed');
     callerSignal?.throwIfAborted();
     if (pool.threads.length === 0) {
       const why = lastWorkerError instanceof Error ? `: ${lastWorkerError.message}` : '';
@@ -271,35 +296,89 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
       if (error instanceof StoreError) throw error;
       if (timeout.aborted)
         throw new StoreError('timeout', `the embedded store did not answer within ${timeoutMs} ms`, { cause: error });
-      if (closed) throw new StoreError('unavailable', 'the oxigraph store is closed', { cause: error });
+      if (closed()) throw new StoreError('unavailable', 'the oxigraph store is closed', { cause: error });
       throw new StoreError('query', error instanceof Error ? error.message : String(error), { cause: error });
     }
   };
 
-  return {
+  /** Runs `task` on each worker in turn, so that the others go on serving; resolves their answers. */
+  const everyWorker = async (task: Task): Promise<unknown[]> => {
+    const answers: unknown[] = [];
+    for (const { threadId } of pool.threads) {
+      reserved.add(threadId);
+      try {
+        answers.push(await pool.run({ ...task, [TARGET]: { threadId } }));
+      } finally {
+        reserved.delete(threadId);
+      }
+    }
+    return answers;
+  };
+  let latest = 0;
+
+  /** The store of one generation of the data: queries read it until it is closed. */
+  const generationStore = (generation: number, triples: number, graphTriples: number | null): Store => ({
     description: `oxigraph (${options.files.length} files, ${triples} triples${
       options.graph === undefined ? '' : `, graph <${options.graph}>: ${graphTriples} triples`
     }, ${workers} workers)`,
     oneGraph: options.graph !== undefined,
 
     async select(query: string, { signal, lane = 'heavy' }: SelectOptions = {}): Promise<Row[]> {
-      const json = await runTask({ op: 'select', query }, lane, signal);
+      const json = await runTask({ op: 'select', query, generation }, lane, signal);
       if (typeof json !== 'string') throw new StoreError('unexpected', 'an oxigraph worker answered with no results');
       return parseSelectResults(json);
     },
 
     /** Asks a worker for its figures, on the light lane unless told otherwise. */
     async ping({ signal, lane = 'light' }: SelectOptions = {}): Promise<void> {
-      await runTask({ op: 'info' }, lane, signal);
+      await runTask({ op: 'info', generation }, lane, signal);
+    },
+
+    async reload(): Promise<Store> {
+      if (!open.has(generation)) throw new StoreError('unavailable', 'the oxigraph store is closed');
+      const next = ++latest;
+      const started = performance.now();
+      open.add(next);
+      let infos: WorkerInfo[];
+      try {
+        infos = (await everyWorker({ op: 'load', generation: next })) as WorkerInfo[];
+        if (options.graph !== undefined && infos[0]?.graphTriples === 0)
+          throw new GraphNotFoundError(options.graph, [], options.files);
+      } catch (error) {
+        open.delete(next);
+        await everyWorker({ op: 'drop', generation: next }).catch(() => undefined);
+        // Rebuild the error: the one cloned from the worker carries a worker-side stack.
+        throw error instanceof GraphNotFoundError
+          ? error
+          : new Error(error instanceof Error ? error.message : String(error));
+      }
+      // Replacements load this generation from now on, and check the files against these stamps.
+      stampFiles();
+      Atomics.store(current, 0, next);
+      const loaded = infos[0];
+      logger?.info(
+        {
+          generation: next,
+          triples: loaded?.triples,
+          loadMs: Math.max(...infos.map((i) => i.loadMs)),
+          readyMs: Math.round(performance.now() - started),
+        },
+        `oxigraph reloaded ${loaded?.triples} triples from ${options.files.length} files, worker by worker`,
+      );
+      return generationStore(next, loaded?.triples ?? 0, loaded?.graphTriples ?? null);
     },
 
     async close(): Promise<void> {
-      if (closed) return;
-      closed = true;
+      if (!open.delete(generation)) return;
+      if (open.size > 0) {
+        await everyWorker({ op: 'drop', generation }).catch(() => undefined);
+        return;
+      }
       gate.close(new StoreError('unavailable', 'the oxigraph store is closed'));
       await pool.destroy();
     },
-  };
+  });
+  return generationStore(0, triples, graphTriples);
 }
 
 const isFailure = (result: unknown): result is Failure =>
@@ -310,12 +389,16 @@ const isFailure = (result: unknown): result is Failure =>
  * tasks after its module (the load) has finished, and piscina may hand two tasks to the same
  * fast worker, so keep asking until `count` distinct threads have answered.
  */
-async function waitForAllWorkers(pool: Piscina<Task, unknown>, count: number): Promise<WorkerInfo[]> {
+async function waitForAllWorkers(
+  pool: Piscina<Task, unknown>,
+  count: number,
+  generation: number,
+): Promise<WorkerInfo[]> {
   const seen = new Map<number, WorkerInfo>();
   for (let round = 0; seen.size < count; round++) {
     if (round === 50) throw new Error(`only ${seen.size} of ${count} oxigraph workers answered`);
     const answers = await Promise.all(
-      Array.from({ length: count }, () => pool.run({ op: 'info' }) as Promise<WorkerInfo>),
+      Array.from({ length: count }, () => pool.run({ op: 'info', generation }) as Promise<WorkerInfo>),
     );
     const before = seen.size;
     for (const info of answers) seen.set(info.threadId, info);

@@ -10,6 +10,11 @@
  * default graph, `workerData.graph` when it is given (that named graph alone), else the union of
  * every graph: the files' default graph and each named graph of their N-Quads and TriG.
  *
+ * The data comes in generations: the one loaded at start (0), and one more each time the store
+ * reloads the files (`load` tasks, sent to every worker, one at a time). Each query names its
+ * generation, so a request that began before a reload finishes on the data it started on; a
+ * generation's store is dropped (`drop`) once its `Store` is closed.
+ *
  * At start-up a file that fails to parse is not thrown at import time (piscina would report that
  * as an anonymous worker crash): the error is kept and every task rejects with it, naming the file.
  * A replacement (started after the store was up, when a worker was stopped) that cannot load the
@@ -36,17 +41,27 @@ const FORMATS = {
 };
 
 /**
- * @typedef {{ op: 'info' }} InfoTask
- * @typedef {{ op: 'select', query: string }} SelectTask
- * @typedef {{ op: 'graphs', limit: number }} GraphsTask
+ * @typedef {{ op: 'info', generation: number }} InfoTask
+ * @typedef {{ op: 'select', query: string, generation: number }} SelectTask
+ * @typedef {{ op: 'graphs', limit: number, generation: number }} GraphsTask
+ * @typedef {{ op: 'load', generation: number }} LoadTask
+ * @typedef {{ op: 'drop', generation: number }} DropTask
  * @typedef {{ threadId: number, triples: number, graphTriples: number | null, loadMs: number }} InfoResult
  * @typedef {{ panic: string, threadId: number }} PanicResult
  * @typedef {{ refused: string, threadId: number }} RefusedResult
- * @typedef {{ size: number, mtimeMs: number } | null} FileStamp
- * @typedef {{ files: string[], graph?: string, stamps: FileStamp[], started: Int32Array, evaluated: Int32Array }} OxigraphWorkerData
+ * @typedef {{ store: import('oxigraph').Store, dataset: Dataset, graphTriples: number | null, loadMs: number }} Loaded
+ * @typedef {{ default_graph: import('oxigraph').NamedNode } | { use_default_graph_as_union: true }} Dataset
+ * @typedef {{ files: string[], graph?: string, stamps: Float64Array, started: Int32Array, evaluated: Int32Array, current: Int32Array }} OxigraphWorkerData
  */
 
-const { files, graph, stamps, started: startedFlag, evaluated } = /** @type {OxigraphWorkerData} */ (workerData);
+const {
+  files,
+  graph,
+  stamps,
+  started: startedFlag,
+  evaluated,
+  current,
+} = /** @type {OxigraphWorkerData} */ (workerData);
 /** Whether the store was already up when this worker started: then it replaces a stopped one. */
 const replacement = Atomics.load(startedFlag, 0) === 1;
 
@@ -61,58 +76,18 @@ console.error = (/** @type {unknown[]} */ ...args) => {
   else consoleError(...args);
 };
 
-const startedAt = performance.now();
-const store = new oxigraph.Store();
-/** @type {Error | undefined} */
+/** @type {Map<number, Loaded>} The data of each generation this worker holds. */
+const generations = new Map();
+/** @type {Error | undefined} Why the start-up load failed (every task rejects with it). */
 let loadError;
-
-for (const [index, file] of files.entries()) {
-  const format = FORMATS[extname(file).toLowerCase()];
-  try {
-    if (format === undefined) {
-      throw new Error(`unsupported extension (use ${Object.keys(FORMATS).join(', ')})`);
-    }
-    if (replacement) assertUnchanged(file, stamps[index] ?? null);
-    // Fed in chunks rather than as one string: the whole file never sits in WASM memory, which
-    // only grows. Measured on a 937k-triple N-Triples file: a single string peaks at ~940 MB RSS,
-    // chunks at ~370 MB; `no_transaction: true` was barely faster and took ~520 MB, so it is off.
-    // Opened here, not in the generator, so a missing file fails with Node's plain message
-    // rather than one wrapped by the WASM boundary.
-    const fd = openSync(file, 'r');
-    try {
-      store.load(readChunks(fd), { format, base_iri: pathToFileURL(file).href });
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    loadError = new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
-    break;
-  }
+// A replacement loads the generation served now; the first workers load generation 0.
+const firstGeneration = Atomics.load(current, 0);
+try {
+  generations.set(firstGeneration, loadFiles(replacement));
+} catch (error) {
+  loadError = /** @type {Error} */ (error);
 }
-
-/**
- * The dataset every query reads as its default graph: the one named graph `graph`, or the union of
- * all graphs (Oxigraph's own union, no copy of the quads). The union is a multiset: a triple in two
- * graphs matches twice, which the queries absorb (members are grouped, counts distinct, values
- * deduplicated).
- * @type {{ default_graph: import('oxigraph').NamedNode } | { use_default_graph_as_union: true }}
- */
-let dataset = { use_default_graph_as_union: true };
-/**
- * Triples in `graph` (null without one): the store refuses to start on a graph that none of the files has.
- * @type {number | null}
- */
-let graphTriples = null;
-if (loadError === undefined && graph !== undefined) {
-  try {
-    dataset = { default_graph: oxigraph.namedNode(graph) };
-    const counted = store.query('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }', dataset);
-    graphTriples = Number(/** @type {Map<string, import('oxigraph').Term>[]} */ (counted)[0]?.get('n')?.value ?? 0);
-  } catch (error) {
-    loadError = new Error(`graph ${graph}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-const loadMs = Math.round(performance.now() - startedAt);
+const first = generations.get(firstGeneration);
 // Counted once this thread is past loading its modules, and it may be terminated safely (a thread
 // terminated while Node instantiates a module aborts the whole process, oxigraph-store.ts). Not
 // here: piscina loads this module with require(), which builds a facade module for it after this
@@ -120,19 +95,92 @@ const loadMs = Math.round(performance.now() - startedAt);
 setImmediate(() => Atomics.add(evaluated, 0, 1));
 if (replacement && loadError !== undefined) throw loadError;
 // Not a task: piscina hands it to the pool's 'message' listeners (the store logs replacements).
-parentPort?.postMessage({ oxigraphLoaded: { threadId, triples: store.size, graphTriples, loadMs, replacement } });
+parentPort?.postMessage({
+  oxigraphLoaded: {
+    threadId,
+    triples: first?.store.size ?? 0,
+    graphTriples: first?.graphTriples ?? null,
+    loadMs: first?.loadMs ?? 0,
+    replacement,
+  },
+});
 
 /**
- * A replacement must serve the data the other workers hold: a file edited since start-up would
- * make answers depend on which worker a query lands on.
- * @param {string} file
- * @param {FileStamp} stamp
+ * Loads every file into a new Oxigraph store; throws `<file>: <parser message>` when one cannot
+ * be read, or when `graph` cannot be counted.
+ * @param {boolean} checkStamps whether the files must be the ones the other workers loaded (a replacement's)
+ * @returns {Loaded}
  */
-function assertUnchanged(file, stamp) {
-  const now = statSync(file);
-  if (stamp === null || now.size !== stamp.size || now.mtimeMs !== stamp.mtimeMs) {
-    throw new Error('changed since the server started; restart the server to serve the new data');
+function loadFiles(checkStamps) {
+  const startedAt = performance.now();
+  const store = new oxigraph.Store();
+  for (const [index, file] of files.entries()) {
+    const format = FORMATS[extname(file).toLowerCase()];
+    try {
+      if (format === undefined) {
+        throw new Error(`unsupported extension (use ${Object.keys(FORMATS).join(', ')})`);
+      }
+      if (checkStamps) assertUnchanged(file, index);
+      // Fed in chunks rather than as one string: the whole file never sits in WASM memory, which
+      // only grows. Measured on a 937k-triple N-Triples file: a single string peaks at ~940 MB RSS,
+      // chunks at ~370 MB; `no_transaction: true` was barely faster and took ~520 MB, so it is off.
+      // Opened here, not in the generator, so a missing file fails with Node's plain message
+      // rather than one wrapped by the WASM boundary.
+      const fd = openSync(file, 'r');
+      try {
+        store.load(readChunks(fd), { format, base_iri: pathToFileURL(file).href });
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      free(store);
+      throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
+  /**
+   * The dataset every query reads as its default graph: the one named graph `graph`, or the union of
+   * all graphs (Oxigraph's own union, no copy of the quads). The union is a multiset: a triple in two
+   * graphs matches twice, which the queries absorb (members are grouped, counts distinct, values
+   * deduplicated).
+   * @type {Dataset}
+   */
+  let dataset = { use_default_graph_as_union: true };
+  /** Triples in `graph` (null without one): the store refuses to start on a graph that none of the files has. */
+  let graphTriples = null;
+  if (graph !== undefined) {
+    try {
+      dataset = { default_graph: oxigraph.namedNode(graph) };
+      const counted = store.query('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }', dataset);
+      graphTriples = Number(/** @type {Map<string, import('oxigraph').Term>[]} */ (counted)[0]?.get('n')?.value ?? 0);
+    } catch (error) {
+      free(store);
+      throw new Error(`graph ${graph}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { store, dataset, graphTriples, loadMs: Math.round(performance.now() - startedAt) };
+}
+
+/**
+ * A replacement must serve the data the other workers hold: a file edited since they loaded it
+ * would make answers depend on which worker a query lands on. `stamps` holds each file's size and
+ * modification time as the other workers read it (-1: missing).
+ * @param {string} file
+ * @param {number} index
+ */
+function assertUnchanged(file, index) {
+  const now = statSync(file);
+  if (now.size !== stamps[2 * index] || now.mtimeMs !== stamps[2 * index + 1]) {
+    throw new Error('changed since the server loaded it; reload it (serve --watch) or restart the server');
+  }
+}
+
+/**
+ * Gives a store's WebAssembly memory back now rather than when it is collected (wasm-bindgen's
+ * `free`, which oxigraph's types leave out).
+ * @param {import('oxigraph').Store} store
+ */
+function free(store) {
+  /** @type {{ free?: () => void }} */ (/** @type {unknown} */ (store)).free?.();
 }
 
 /**
@@ -174,14 +222,27 @@ let poisoned;
  * Runs one task: `info` reports this worker's thread id and load figures (the pool uses it
  * to wait until every worker is loaded); `graphs` names the first `limit` named graphs the files
  * hold (IRIs, in order), for the message of a `graph` that none of them has; `select` returns
- * SPARQL JSON results as a string, which is cheaper to send across threads than term objects and is parsed by the caller.
- * @param {InfoTask | GraphsTask | SelectTask} task
- * @returns {InfoResult | PanicResult | RefusedResult | string[] | string}
+ * SPARQL JSON results as a string, which is cheaper to send across threads than term objects and is parsed by the caller;
+ * `load` reads the files again as a new generation (kept beside the others) and reports as `info`;
+ * `drop` forgets a generation. Every task but `load` and `drop` reads the generation it names.
+ * @param {InfoTask | GraphsTask | SelectTask | LoadTask | DropTask} task
+ * @returns {InfoResult | PanicResult | RefusedResult | string[] | string | number}
  */
 export default function run(task) {
+  if (task.op === 'load') {
+    if (!generations.has(task.generation)) generations.set(task.generation, loadFiles(false));
+    return info(task.generation);
+  }
+  if (task.op === 'drop') {
+    const dropped = generations.get(task.generation);
+    if (dropped) free(dropped.store);
+    generations.delete(task.generation);
+    return threadId;
+  }
   if (loadError !== undefined) throw loadError;
-  if (task.op === 'info') return { threadId, triples: store.size, graphTriples, loadMs };
+  if (task.op === 'info') return info(task.generation);
   if (poisoned !== undefined) return { refused: poisoned, threadId };
+  const { store, dataset } = held(task.generation);
   if (task.op === 'graphs') {
     const named = store.query(
       `SELECT ?g WHERE { GRAPH ?g {} FILTER(isIRI(?g)) } ORDER BY ?g LIMIT ${Math.trunc(task.limit)}`,
@@ -199,4 +260,25 @@ export default function run(task) {
   }
   if (typeof result !== 'string') throw new Error('not a SELECT query');
   return result;
+}
+
+/**
+ * The data of `generation`. A replacement holds only the generation served when it started: a
+ * query of an older one (a request that began before a reload) fails there.
+ * @param {number} generation
+ * @returns {Loaded}
+ */
+function held(generation) {
+  const loaded = generations.get(generation);
+  if (loaded === undefined) throw new Error(`this worker does not hold the data of generation ${generation}`);
+  return loaded;
+}
+
+/**
+ * @param {number} generation
+ * @returns {InfoResult}
+ */
+function info(generation) {
+  const { store, graphTriples, loadMs } = held(generation);
+  return { threadId, triples: store.size, graphTriples, loadMs };
 }

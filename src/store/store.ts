@@ -37,6 +37,12 @@ export interface Store {
   ping(options?: SelectOptions): Promise<void>;
   /** Frees workers, sockets and memory. */
   close(): Promise<void>;
+  /**
+   * The embedded store only (`serve --watch`): a store on the files as they are now, loaded beside
+   * this one's data by the same workers; this store answers from its own data until it is closed.
+   * Rejects, keeping this store as it is, when a file cannot be loaded.
+   */
+  reload?(): Promise<Store>;
   /** Human-readable description for logs, e.g. `oxigraph (3 files, 1234 triples)` or the endpoint URL. */
   readonly description: string;
   /**

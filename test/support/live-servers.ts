@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import { expect } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { ChangeSet } from '../../src/http/delta-body.js';
@@ -56,13 +57,16 @@ export async function fedServer(
 
 /** The sample dataset served with every cache off: the oracle. */
 export function plainServer(mapping: Mapping, store: Store): Promise<ApiClient> {
-  return ApiClient.listen(
-    createApp({
-      datasets: [
-        { name: 'sample', mapping, store, linkBase: '', options: { cacheTtlSeconds: 0, windowCacheTtlSeconds: 0 } },
-      ],
-    }),
-  );
+  return ApiClient.listen(plainApp(mapping, store));
+}
+
+/** The oracle's app, for a suite that starts one per round and reads it raw (no ApiClient checks). */
+export function plainApp(mapping: Mapping, store: Store): Express {
+  return createApp({
+    datasets: [
+      { name: 'sample', mapping, store, linkBase: '', options: { cacheTtlSeconds: 0, windowCacheTtlSeconds: 0 } },
+    ],
+  });
 }
 
 /** Posts a delta as delta-notifier does; resolves the status. */
@@ -105,7 +109,12 @@ export function comparedUrls(
 }
 
 /** Fetches `path` from both servers: status, ETag and body must be byte-identical. A `cursor:` path follows its next link once. */
-export async function expectSame(fed: ApiClient, plain: ApiClient, path: string, context: string): Promise<void> {
+export async function expectSame(
+  fed: { readonly baseUrl: string },
+  plain: { readonly baseUrl: string },
+  path: string,
+  context: string,
+): Promise<void> {
   const cursor = path.startsWith('cursor:');
   const headers = { Accept: cursor ? CURSOR_PAGE : 'application/vnd.api+json' };
   let target = cursor ? path.slice('cursor:'.length) : path;
