@@ -1,21 +1,6 @@
 import type { Mapping } from '../mapping/model.js';
 import { RDF_TYPE } from '../rdf/vocabulary.js';
-
-/** One term of a changed triple, as mu's delta-notifier sends it (`resourceFormat: "v0.0.1"`). */
-export interface DeltaTerm {
-  readonly type: 'uri' | 'literal' | 'typed-literal' | 'bnode';
-  readonly value: string;
-  readonly datatype?: string;
-  readonly 'xml:lang'?: string;
-}
-
-/** One inserted or deleted triple; `graph` when the notifier knows it. */
-export interface DeltaTriple {
-  readonly subject: DeltaTerm;
-  readonly predicate: DeltaTerm;
-  readonly object: DeltaTerm;
-  readonly graph?: DeltaTerm;
-}
+import type { DeltaTriple } from './delta-triple.js';
 
 /** The rule a changed triple fell under (a row of {@link CHANGE_RULES}). */
 export type ChangeRule =

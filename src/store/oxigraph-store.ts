@@ -146,9 +146,11 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
     maxThreads: workers,
     idleTimeout: Infinity,
     workerData: { files: options.files, graph: options.graph, stamps, started: startedUp, evaluated, current },
-    // An idle worker that has not panicked (`id` is -1 once a thread has exited); a task of
+    // An idle worker that has not panicked (`id` is -1 once a thread has exited). A task of
     // `everyWorker` waits for its own thread (any idle one if that thread is gone: `load` and
-    // `drop` may run twice on a worker), and other tasks leave that thread to it.
+    // `drop` may run twice on a worker); other tasks leave a thread that one waits for to it when
+    // another is idle, but never wait for it: piscina looks at its queue only when a worker frees
+    // up, so a task that waits while a worker it could take is idle may wait for ever.
     loadBalancer: (task, candidates) => {
       const idle = candidates.filter((w) => w.currentUsage === 0 && w.id !== -1 && !poisoned.has(w.id));
       const target = ((task as unknown as Record<symbol, unknown>)[TARGET] as { threadId?: number } | null)?.threadId;
@@ -156,11 +158,11 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
         return candidates.some((w) => w.id === target)
           ? (idle.find((w) => w.id === target) ?? null)
           : (idle[0] ?? null);
-      return idle.find((w) => !reserved.has(w.id)) ?? null;
+      return idle.find((w) => !reserved.has(w.id)) ?? idle[0] ?? null;
     },
   });
-  /** Threads that a task of `everyWorker` waits for. */
-  const reserved = new Set<number>();
+  /** Threads that tasks of `everyWorker` wait for, with how many wait. */
+  const reserved = new Map<number, number>();
   // Piscina only dispatches to loaded workers (a replacement is ready once its module has run), so
   // an idle thread is one that can start a query now.
   const gate = new LaneGate(limits, () => pool.idleThreads > poisoned.size);
@@ -305,11 +307,13 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
   const everyWorker = async (task: Task): Promise<unknown[]> => {
     const answers: unknown[] = [];
     for (const { threadId } of pool.threads) {
-      reserved.add(threadId);
+      reserved.set(threadId, (reserved.get(threadId) ?? 0) + 1);
       try {
         answers.push(await pool.run({ ...task, [TARGET]: { threadId } }));
       } finally {
-        reserved.delete(threadId);
+        const waiting = reserved.get(threadId)! - 1;
+        if (waiting === 0) reserved.delete(threadId);
+        else reserved.set(threadId, waiting);
       }
     }
     return answers;

@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs, promisify } from 'node:util';
+import { Parser as SparqlParser } from 'sparqljs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { findExecutable, type LocalVirtuoso, startLocalVirtuoso } from '../../scripts/virtuoso-local.js';
 import { runLoad } from '../../src/cli/load-command.js';
 import { loadOptions, serveOptions } from '../../src/cli/options.js';
+import { parseDeltaBody } from '../../src/http/delta-body.js';
 import { captureIo } from '../support/cli-io.js';
 
 // docker-compose.yml and the Dockerfile cannot be run here (no Docker engine): this keeps them
@@ -88,6 +90,48 @@ describe('docker-compose.yml', () => {
       if (source.startsWith('.')) expect(existsSync(source), `${source} exists`).toBe(true);
       else expect(Object.keys(compose.volumes ?? {})).toContain(source);
     }
+  });
+});
+
+/** The fenced blocks of `lang` in a Markdown text (indented ones too, as in a list item). */
+const fenced = (markdown: string, lang: string) =>
+  [...markdown.matchAll(new RegExp(`^ *\`\`\`${lang}\n([\\s\\S]*?)^ *\`\`\``, 'gm'))].map((m) => m[1]!);
+
+describe("the mu wiring of docs/live-data.md and the README's Live data section", () => {
+  const docs = readFileSync('docs/live-data.md', 'utf8');
+  const readme = readFileSync('README.md', 'utf8');
+
+  test('the resource service serves this image with a delta listener that the rule calls', () => {
+    const fragment = parse(fenced(docs, 'yaml').find((block) => block.includes('delta-notifier'))!) as {
+      services: Record<string, Service>;
+    };
+    const { resource, 'delta-notifier': notifier } = fragment.services;
+    expect(resource!.image).toBe(services.api!.image);
+    expect(notifier!.image).toBe('semtech/mu-delta-notifier');
+    const [node, bin, command, ...args] = resource!.command!;
+    expect([node, bin, command]).toEqual(['node', 'dist/cli/bin.js', 'serve']);
+    // strict: an option the CLI does not define throws here, as it would in the container.
+    const { values } = parseArgs({ args, options: serveOptions, strict: true });
+    const mounted = resource!.volumes![0]!.split(':')[1]!;
+    expect(values.mapping?.startsWith(`${mounted}/`), 'the mapping is in the mounted folder').toBe(true);
+    const listenPort = values['delta-listen']!.split(':').at(-1);
+    const rules = [...fenced(docs, 'js'), ...fenced(readme, 'js')];
+    expect(rules).toHaveLength(2);
+    for (const rule of rules) {
+      const callback = new URL(/url: "([^"]+)"/.exec(rule)![1]!);
+      expect([callback.hostname, callback.port, callback.pathname]).toEqual(['resource', listenPort, '/.mu/delta']);
+      expect(rule).toContain('method: "POST"');
+      expect(rule).toContain('resourceFormat: "v0.0.1"');
+    }
+  });
+
+  test("the README's delta is a v0.0.1 body the listener reads, and its update is SPARQL", () => {
+    const commands = fenced(readme.slice(readme.indexOf('## Live data')), 'sh').join('\n');
+    const body = /\.mu\/delta .* -d '([^']+)'/.exec(commands)![1]!;
+    const parsed = parseDeltaBody(body);
+    expect(parsed).not.toHaveProperty('problem');
+    const update = /--data-urlencode 'update=([^']+)'/.exec(commands)![1]!;
+    expect(() => new SparqlParser().parse(update)).not.toThrow();
   });
 });
 

@@ -772,4 +772,18 @@ describe('live data: --delta-listen, --delta-token, --watch and their config key
     expect(config.watch).toBeUndefined();
     expect(withSwitches(config, { watch: true }).watch).toBe(true);
   });
+
+  it('--watch-debounce MS and watchDebounceMs: how long a file must be quiet before its reload', async () => {
+    expect(configFromFlags({ ...base, 'watch-debounce': '0' }, {}).watchDebounceMs).toBe(0);
+    expect(configFromFlags({ ...base, 'watch-debounce': '1500' }, {}).watchDebounceMs).toBe(1500);
+    expect(configFromFlags(base, {}).watchDebounceMs).toBeUndefined();
+    await writeFile(inDir('debounce.yaml'), stringify({ watch: true, watchDebounceMs: 50, datasets: { main: base } }));
+    expect((await readConfigFile(inDir('debounce.yaml'))).watchDebounceMs).toBe(50);
+  });
+
+  it.each(['-1', '1.5', 'soon', '60001'])('--watch-debounce %s is refused, naming the flag', (value) => {
+    expect(() => configFromFlags({ ...base, 'watch-debounce': value }, {})).toThrow(
+      new ConfigError(`--watch-debounce: expected a number of milliseconds from 0 to 60000, got '${value}'`),
+    );
+  });
 });

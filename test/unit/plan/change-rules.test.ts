@@ -9,13 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DATASET_OPTIONS } from '../../../src/dataset.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../../src/mapping/model.js';
-import {
-  CHANGE_RULES,
-  type ChangeRule,
-  changeRules,
-  type DeltaTerm,
-  type DeltaTriple,
-} from '../../../src/plan/change-rules.js';
+import { CHANGE_RULES, type ChangeRule, changeRules } from '../../../src/plan/change-rules.js';
+import type { DeltaTerm, DeltaTriple } from '../../../src/plan/delta-triple.js';
 import type { Plan } from '../../../src/plan/plan.js';
 import { listReads, planReads } from '../../../src/plan/plan-reads.js';
 import { planRequest } from '../../../src/plan/plan-request.js';
