@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
@@ -12,6 +11,7 @@ import { withSignal } from './execute/run-query.js';
 import { warmLists } from './execute/warm-lists.js';
 import { WindowCache, type WindowCacheOptions } from './execute/window-cache.js';
 import { apiDescriptionHandler } from './http/api-description.js';
+import { bearerOnly } from './http/bearer.js';
 import { type CorsOptions, corsHandler } from './http/cors.js';
 import { type DeltaListenerOptions, deltaListener } from './http/delta-listener.js';
 import { docsPageHandler } from './http/docs-page.js';
@@ -148,16 +148,10 @@ export function createApp(options: AppOptions): Express {
   return app;
 }
 
-/** `/metrics`, open or behind a bearer token (compared in constant time). */
+/** `/metrics`, open or behind a bearer token: one handler, which the CLI may serve on a port of its own. */
 function metricsHandler(expose: RequestHandler, token: string | undefined): RequestHandler {
-  if (token === undefined) return expose;
-  const expected = Buffer.from(`Bearer ${token}`);
-  return (req, res, next) => {
-    const given = Buffer.from(req.get('authorization') ?? '');
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return expose(req, res, next);
-    res.set('WWW-Authenticate', 'Bearer');
-    next(new JsonApiError(401, 'Unauthorized', '/metrics needs Authorization: Bearer <token>.'));
-  };
+  const guard = bearerOnly(token, '/metrics');
+  return (req, res, next) => guard(req, res, (error?: unknown) => (error ? next(error) : expose(req, res, next)));
 }
 
 /**

@@ -100,16 +100,15 @@ export class WindowCache {
   }
 
   /**
-   * Drops the dataset's lists that a change made stale (`whole`: all of them) and stops later
-   * requests from joining readings that started before; returns how many lists were dropped.
-   * Entries are also checked at each lookup, so this frees memory and counts, it is not what
-   * keeps answers right.
+   * Drops the dataset's lists that a change made stale; returns how many. Entries are also checked
+   * at each lookup, so this frees memory and counts, it is not what keeps answers right. Readings
+   * in flight need nothing here: a request joins one only if it is still fresh, and one that went
+   * stale is not kept (`read`).
    */
   dropStale(dataset: string): number {
     let dropped = 0;
     for (const key of this.freshness.staleKeys(dataset, this.entries.entries()))
       if (this.entries.delete(key)) dropped++;
-    for (const key of this.freshness.staleKeys(dataset, this.flights)) this.flights.delete(key);
     return dropped;
   }
 

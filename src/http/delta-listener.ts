@@ -1,8 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import { JsonApiError } from '../errors/json-api-error.js';
 import { errorDocument } from '../shape/documents.js';
+import { bearerOnly } from './bearer.js';
 import { parseDeltaBody } from './delta-body.js';
 import type { DeltaMetrics, DeltaOutcome } from './delta-metrics.js';
 import type { LiveData } from './live-data.js';
@@ -48,7 +48,7 @@ export function deltaListener(
   });
   app.post(
     DELTA_PATH,
-    bearer(options.token, answer),
+    bearerOnly(options.token, DELTA_PATH, (req) => answer(req, 'unauthorized')),
     express.text({ type: () => true, limit: options.maxBytes ?? DEFAULT_DELTA_MAX_BYTES }),
     (req, res) => {
       const parsed = parseDeltaBody(typeof req.body === 'string' ? req.body : '');
@@ -73,21 +73,6 @@ export function deltaListener(
 class Unreadable extends JsonApiError {}
 const unreadable = (status: 400 | 413, detail: string) =>
   new Unreadable(status, status === 400 ? 'Bad Request' : 'Content Too Large', detail);
-
-function bearer(
-  token: string | undefined,
-  answer: (req: express.Request, outcome: DeltaOutcome) => void,
-): RequestHandler {
-  if (token === undefined) return (_req, _res, next) => next();
-  const expected = Buffer.from(`Bearer ${token}`);
-  return (req, res, next) => {
-    const given = Buffer.from(req.get('authorization') ?? '');
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
-    answer(req, 'unauthorized');
-    res.set('WWW-Authenticate', 'Bearer');
-    next(new JsonApiError(401, 'Unauthorized', `${DELTA_PATH} needs Authorization: Bearer <token>.`));
-  };
-}
 
 /** Body-parser's failures and unreadable deltas drop every cache; every error is a JSON:API document. */
 function deltaErrors(
