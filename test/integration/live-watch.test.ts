@@ -20,7 +20,7 @@ const ROUNDS = Number(process.env.LIVE_WATCH_ROUNDS ?? 1000);
 const SEED =
   process.env.LIVE_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.LIVE_SEED ?? 26);
 /** URLs compared after each reload, drawn from the set: every URL is compared often over the rounds. */
-const COMPARED_PER_ROUND = 3;
+const COMPARED_PER_ROUND = 2;
 
 const dir = mkdtempSync(join(tmpdir(), 'live-watch-'));
 const DATA = join(dir, 'data.nt');

@@ -205,6 +205,37 @@ describe('oxigraph store', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('reloads the files beside the data it serves: each store answers its own data, the old one until closed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'oxigraph-reload-'));
+    const copy = join(dir, 'data.ttl');
+    await copyFile(FIXTURE, copy);
+    const first = await createOxigraphStore({ files: [copy], workers: 2 });
+    // On both workers at once (one query per lane), so that each holds what is asked of it.
+    const counts = async (s: Store) =>
+      Promise.all(
+        (['light', 'heavy'] as const).map(
+          async (lane) => (await s.select('SELECT ?s ?p ?o WHERE { ?s ?p ?o }', { lane })).length,
+        ),
+      );
+    try {
+      const [before] = await counts(first);
+      await writeFile(copy, `${await readFile(copy, 'utf8')}\n<http://example.org/new> <http://example.org/p> 1 .\n`);
+      const second = await first.reload!();
+      expect(await counts(second)).toEqual([before! + 1, before! + 1]);
+      expect(await counts(first)).toEqual([before, before]);
+      await writeFile(copy, '<http://example.org/broken');
+      await expect(second.reload!()).rejects.toThrow(`${copy}: `);
+      expect(await counts(second)).toEqual([before! + 1, before! + 1]);
+      await first.close();
+      expect((await storeError(first.select(QUICK_QUERY))).kind).toBe('unavailable');
+      expect(await counts(second)).toEqual([before! + 1, before! + 1]);
+      await second.close();
+    } finally {
+      await first.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 // ---------------------------------------------------------------- SPARQL over HTTP (real Virtuoso, real Jena)
