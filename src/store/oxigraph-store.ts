@@ -126,12 +126,12 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
   // A replacement worker checks that the files are the ones the other workers loaded: each file's
   // size and modification time (-1 when missing: the workers report that with Node's message).
   const stamps = new Float64Array(new SharedArrayBuffer(16 * options.files.length));
-  const stampFiles = () =>
-    options.files.forEach((file, index) => {
+  const readStamps = () =>
+    options.files.flatMap((file) => {
       const stat = statSync(file, { throwIfNoEntry: false });
-      stamps.set([stat?.size ?? -1, stat?.mtimeMs ?? -1], 2 * index);
+      return [stat?.size ?? -1, stat?.mtimeMs ?? -1];
     });
-  stampFiles();
+  stamps.set(readStamps());
   /** The generation of the data a replacement worker loads: the latest the store has loaded. */
   const current = new Int32Array(new SharedArrayBuffer(4));
   const startedUp = new Int32Array(new SharedArrayBuffer(4));
@@ -314,6 +314,8 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
         const waiting = reserved.get(threadId)! - 1;
         if (waiting === 0) reserved.delete(threadId);
         else reserved.set(threadId, waiting);
+        // The gate counts idle workers: a query may have waited for this one.
+        gate.wake();
       }
     }
     return answers;
@@ -342,12 +344,16 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
       if (!open.has(generation)) throw new StoreError('unavailable', 'the oxigraph store is closed');
       const next = ++latest;
       const started = performance.now();
+      const read = readStamps();
       open.add(next);
       let infos: WorkerInfo[];
       try {
         infos = (await everyWorker({ op: 'load', generation: next })) as WorkerInfo[];
         if (options.graph !== undefined && infos[0]?.graphTriples === 0)
           throw new GraphNotFoundError(options.graph, [], options.files);
+        // The workers read one after the other: a file written meanwhile may differ between them.
+        if (readStamps().some((stamp, index) => stamp !== read[index]))
+          throw new Error('the files changed while they were loaded; load them again once they are written');
       } catch (error) {
         open.delete(next);
         await everyWorker({ op: 'drop', generation: next }).catch(() => undefined);
@@ -357,7 +363,7 @@ export async function createOxigraphStore(options: OxigraphStoreOptions): Promis
           : new Error(error instanceof Error ? error.message : String(error));
       }
       // Replacements load this generation from now on, and check the files against these stamps.
-      stampFiles();
+      stamps.set(read);
       Atomics.store(current, 0, next);
       const loaded = infos[0];
       logger?.info(

@@ -14,6 +14,7 @@ import { describeStores, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 import { type Change, SampleChanges, seededRandom } from '../support/live-rounds.js';
 import { comparedUrls, expectSame, listenOn, plainApp } from '../support/live-servers.js';
+import { metricValue } from '../support/metrics-text.js';
 
 /** Edits in CI, each followed by its reload; LIVE_WATCH_ROUNDS scales it up. LIVE_SEED picks the walk (a number, or `random`). */
 const ROUNDS = Number(process.env.LIVE_WATCH_ROUNDS ?? 1000);
@@ -124,6 +125,9 @@ describeStores('serve --watch: a changed data file is served as a server started
       }
     }
     console.log(`serve --watch: ${ROUNDS} edits in ${Math.round(performance.now() - started)} ms`);
+    // One set of metrics across the reloads: every compared request counted, not the last app's.
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metricValue(metrics, 'http_requests_total')).toBeGreaterThanOrEqual(COMPARED_PER_ROUND * ROUNDS);
   }, 600_000);
 
   test('a data file that fails to parse keeps the old data, and the log names the line', async () => {
