@@ -118,16 +118,11 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
   if (!(deltaRate > 0 && deltaRate <= 100))
     return `--delta-rate: expected messages a second in (0, 100], got '${values['delta-rate']}'`;
 
-  const durationSeconds =
-    values.duration === undefined ? (smoke ? 0.3 : deltas ? 5 : 10) : Number(values.duration);
+  const durationSeconds = values.duration === undefined ? (smoke ? 0.3 : deltas ? 5 : 10) : Number(values.duration);
   if (!(durationSeconds > 0 && durationSeconds <= 600))
     return `--duration: expected seconds in (0, 600], got '${values.duration}'`;
   const connections =
-    values.connections === undefined
-      ? smoke || deltas
-        ? [10]
-        : [10, 50]
-      : list([values.connections]).map(Number);
+    values.connections === undefined ? (smoke || deltas ? [10] : [10, 50]) : list([values.connections]).map(Number);
   if (connections.length === 0 || connections.some((c) => !Number.isInteger(c) || c < 1 || c > 1000))
     return `--connections: expected integers in 1..1000, got '${values.connections}'`;
   const iterations = values.iterations === undefined ? (smoke ? 5 : deltas ? 30 : 200) : Number(values.iterations);
