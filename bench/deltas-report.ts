@@ -172,6 +172,8 @@ export interface DeltasRun {
     readonly connections: number;
     readonly iterations: number;
     readonly rate: number;
+    /** `--window-cache` as given (0: off, for an A/B), or the listener's default: on without expiry. */
+    readonly windowCache: number | string;
     readonly serverProcess: string;
   };
   /** Virtuoso's bulk load, and the server's start with its lists read ahead (ms). */
@@ -252,7 +254,7 @@ export function renderDeltasRun(run: DeltasRun): string {
     '',
     `Load average (1 min): ${fixed(start)} at the start, ${fixed(end)} at the end${Math.max(start, end) > run.machine.cores ? ` — **above the ${run.machine.cores} cores: other processes shared the CPUs**` : ''}. Bulk load ${fixed(run.loadMs / 1000)} s; the server started (lists read ahead) in ${fixed(run.startMs / 1000)} s.`,
     '',
-    `Per shape: ${run.settings.connections} connections for ${run.settings.durationSeconds} s after ${run.settings.iterations} sequential requests, the URLs rotating as in the cold bench, both caches on without expiry (a delta listener), mu-cl-resources' reference from ${MU_CL_RESOURCES.name}'s faster run at this size; cache hits over the shape's requests (a response-cache hit asks no list, so the window cache sees only the response cache's misses); deltas while the shape ran: messages (delta → 2xx p50 / p95 ms, client side).`,
+    `Per shape: ${run.settings.connections} connections for ${run.settings.durationSeconds} s after ${run.settings.iterations} sequential requests, the URLs rotating as in the cold bench, ${typeof run.settings.windowCache === 'number' ? `the response cache on without expiry (a delta listener), the window cache ${run.settings.windowCache === 0 ? 'off' : `at a ${run.settings.windowCache} s TTL`} (--window-cache)` : 'both caches on without expiry (a delta listener)'}, mu-cl-resources' reference from ${MU_CL_RESOURCES.name}'s faster run at this size; cache hits over the shape's requests (a response-cache hit asks no list, so the window cache sees only the response cache's misses); deltas while the shape ran: messages (delta → 2xx p50 / p95 ms, client side).`,
     '',
     markdownTable(
       [

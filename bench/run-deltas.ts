@@ -69,7 +69,7 @@ export async function runDeltas(
   let stream: DeltaStream | undefined;
   try {
     log(`${dataset.size}: starting Virtuoso, bulk-loading ${dataset.triples} triples`);
-    store = await virtuosoStore(dataset, virtuosoTools);
+    store = await virtuosoStore(dataset, virtuosoTools, options.windowCacheTtlSeconds);
     log(`${dataset.size}: loaded in ${store.loadMs} ms`);
     const deltaPort = await freePort();
     const started = performance.now();
@@ -135,6 +135,7 @@ export async function runDeltas(
         connections: options.connections[0]!,
         iterations: options.iterations,
         rate: options.deltaRate,
+        windowCache: options.windowCacheTtlSeconds ?? 'on, no expiry (a delta listener)',
         serverProcess: 'child process: node --import tsx src/cli/bin.ts serve --config … (deltas.listen set)',
       },
       loadMs: store.loadMs ?? Number.NaN,

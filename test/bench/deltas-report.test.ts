@@ -149,7 +149,14 @@ describe('renderDeltasRun', () => {
       size: '1m',
       store: 'virtuoso',
       triples: 937_000,
-      settings: { durationSeconds: 5, connections: 10, iterations: 30, rate: 10, serverProcess: 'child' },
+      settings: {
+        durationSeconds: 5,
+        connections: 10,
+        iterations: 30,
+        rate: 10,
+        windowCache: 0,
+        serverProcess: 'child',
+      },
       loadMs: 60_000,
       startMs: 9_000,
       shapes: [shape('collection', 1000), { key: 'include', label: 'include', status: 'n/a', reason: 'HTTP 500' }],
@@ -173,5 +180,6 @@ describe('renderDeltasRun', () => {
     expect(text).toContain('| response cache over the run | 25 % of 4 |');
     expect(text).toContain('| window cache over the run | – |');
     expect(text).toContain('**above the 2 cores');
+    expect(text).toContain('the window cache off (--window-cache)');
   });
 });
