@@ -192,21 +192,32 @@ export interface DeltaVerdict {
   readonly ratio: number | undefined;
   readonly target: number | undefined;
   readonly met: boolean | undefined;
+  /** The shape had no concurrent run: `ratio` is the most its connections could give at its sequential p50. */
+  readonly bound: boolean;
 }
 
 /**
  * A shape's throughput against mu-cl-resources' reference at the run's size (the faster of its
- * runs there) and against its target ({@link DELTA_TARGETS}).
+ * runs there) and against its target ({@link DELTA_TARGETS}). A shape too slow for its concurrent
+ * run is judged by the most its connections could give at its sequential p50 (connections ÷ p50):
+ * the ratio is then an upper bound (`bound`).
  *
  * @example verdict(run, shape).met
  */
 export function verdict(run: Pick<DeltasRun, 'store' | 'size'>, shape: DeltaShapeResult): DeltaVerdict {
   const peer = fastestPeer(run.store, run.size, shape.key)?.peer.requestsPerSecond;
   const target = DELTA_TARGETS[shape.key];
+  const c = shape.status === 'ok' ? shape.concurrent : undefined;
+  const bound = c !== undefined && 'skipped' in c;
   const rps =
-    shape.status === 'ok' && !('skipped' in shape.concurrent) ? shape.concurrent.requestsPerSecond : undefined;
+    c === undefined
+      ? undefined
+      : 'skipped' in c
+        ? c.connections / ((shape as Extract<DeltaShapeResult, { status: 'ok' }>).sequential.p50 / 1000)
+        : c.requestsPerSecond;
   const ratio = peer !== undefined && rps !== undefined ? rps / peer : undefined;
-  return { peer, ratio, target, met: ratio === undefined || target === undefined ? undefined : ratio >= target };
+  const met = ratio === undefined || target === undefined ? undefined : ratio >= target;
+  return { peer, ratio, target, met, bound };
 }
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
@@ -227,7 +238,7 @@ export function renderDeltasRun(run: DeltasRun): string {
     const c = shape.concurrent;
     const throughput =
       'skipped' in c
-        ? `skipped: ${c.skipped}`
+        ? `skipped: too slow`
         : `${Math.round(c.requestsPerSecond)} (${fixed(c.p50)} / ${fixed(c.p99)})${c.failed ? ` ⚠ ${c.failed} failed` : ''}`;
     const { stream, server } = shape;
     return [
@@ -235,7 +246,7 @@ export function renderDeltasRun(run: DeltasRun): string {
       throughput,
       fixed(shape.sequential.p50),
       v.peer === undefined ? '–' : String(v.peer),
-      v.ratio === undefined ? '–' : `${fixed(v.ratio, 1)}×`,
+      v.ratio === undefined ? '–' : `${v.bound ? '≤ ' : ''}${fixed(v.ratio, v.ratio < 0.1 ? 2 : 1)}×`,
       v.target === undefined ? '–' : `${v.target}×: ${v.met === undefined ? 'n/a' : v.met ? 'met' : '**missed**'}`,
       share(server.response),
       share(server.window),
@@ -291,6 +302,79 @@ export function renderDeltasRun(run: DeltasRun): string {
         ['response cache over the run', share(run.server.response)],
         ['window cache over the run', share(run.server.window)],
       ],
+    ),
+  ].join('\n');
+}
+
+const median = (values: readonly number[]) => {
+  const finite = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (finite.length === 0) return Number.NaN;
+  const mid = Math.floor(finite.length / 2);
+  return finite.length % 2 ? finite[mid]! : (finite[mid - 1]! + finite[mid]!) / 2;
+};
+const ratioOf = ({ hits, misses }: Lookups) => (hits + misses === 0 ? Number.NaN : hits / (hits + misses));
+
+/**
+ * Several runs at one size as one markdown table of medians per shape: throughput (or its bound),
+ * sequential p50, ratio to the peer against the target, the caches' hit ratios, the deltas' p95,
+ * and the range of load averages.
+ *
+ * @example console.log(renderDeltasMedians(runs))
+ */
+export function renderDeltasMedians(runs: readonly DeltasRun[]): string {
+  const first = runs[0];
+  if (first === undefined) return 'no run';
+  const keys = [...new Set(runs.flatMap((r) => r.shapes.map((s) => s.key)))];
+  const rows = keys.map((key) => {
+    const shapes = runs.flatMap((run) => {
+      const shape = run.shapes.find((s) => s.key === key);
+      return shape?.status === 'ok' ? [{ run, shape, v: verdict(run, shape) }] : [];
+    });
+    const label = runs.flatMap((r) => r.shapes).find((s) => s.key === key)!.label;
+    if (shapes.length === 0) return [label, 'n/a', '', '', '', '', '', '', ''];
+    const rps = median(
+      shapes.map(({ shape: s }) => ('skipped' in s.concurrent ? Number.NaN : s.concurrent.requestsPerSecond)),
+    );
+    const ratio = median(shapes.map(({ v }) => v.ratio ?? Number.NaN));
+    const bound = shapes.some(({ v }) => v.bound);
+    const { peer, target } = shapes[0]!.v;
+    const percent = (values: number[]) => {
+      const m = median(values);
+      return Number.isFinite(m) ? `${(100 * m).toFixed(0)} %` : '–';
+    };
+    const loads = shapes.flatMap(({ shape: s }) => [s.loadAverage.start, s.loadAverage.end]);
+    return [
+      label,
+      Number.isFinite(rps) ? String(Math.round(rps)) : 'too slow',
+      fixed(median(shapes.map(({ shape: s }) => s.sequential.p50))),
+      peer === undefined ? '–' : String(peer),
+      Number.isFinite(ratio) ? `${bound ? '≤ ' : ''}${fixed(ratio, ratio < 0.1 ? 2 : 1)}×` : '–',
+      target === undefined
+        ? '–'
+        : `${target}×: ${Number.isFinite(ratio) ? (ratio >= target ? 'met' : '**missed**') : 'n/a'}`,
+      percent(shapes.map(({ shape: s }) => ratioOf(s.server.response))),
+      percent(shapes.map(({ shape: s }) => ratioOf(s.server.window))),
+      fixed(median(shapes.map(({ shape: s }) => s.stream.deltaMs.p95))),
+      `${fixed(Math.min(...loads))}–${fixed(Math.max(...loads))}`,
+    ];
+  });
+  return [
+    `Median of ${runs.length} runs (${runs.map((r) => r.date.slice(0, 16)).join(', ')}), ${first.store}, ${first.size}, ${first.settings.rate} messages a second; "≤": no concurrent run (too slow), the ratio is connections ÷ sequential p50.`,
+    '',
+    markdownTable(
+      [
+        'shape',
+        `req/s, ${first.settings.connections} conn`,
+        'sequential p50 ms',
+        'mu req/s',
+        'ratio',
+        'target',
+        'response cache hits',
+        'window cache hits',
+        'delta → 2xx p95 ms',
+        'load',
+      ],
+      rows,
     ),
   ].join('\n');
 }

@@ -6,6 +6,7 @@ import {
   type DeltaShapeResult,
   type DeltasRun,
   metricsSnapshot,
+  renderDeltasMedians,
   renderDeltasRun,
   streamFigures,
   verdict,
@@ -124,14 +125,20 @@ describe('verdict', () => {
     expect(verdict({ store: 'virtuoso', size: '1m' }, shape('single', 3 * peerAt1m('single'))).met).toBe(true);
   });
 
-  it('has no ratio where the peer was not measured, or the shape was not run concurrently', () => {
+  it('has no ratio where the peer was not measured', () => {
+    expect(verdict({ store: 'virtuoso', size: '1m' }, shape('single', 500)).bound).toBe(false);
     expect(verdict({ store: 'virtuoso', size: '10k' }, shape('single', 500))).toMatchObject({
       peer: undefined,
       ratio: undefined,
       met: undefined,
     });
-    const skipped = { ...shape('sorted', 1), concurrent: { connections: 10, skipped: 'too slow' } };
-    expect(verdict({ store: 'virtuoso', size: '1m' }, skipped as DeltaShapeResult).met).toBeUndefined();
+  });
+
+  it('judges a shape too slow for its concurrent run by connections ÷ sequential p50, as a bound', () => {
+    const skipped = { ...shape('sorted', 1), concurrent: { connections: 10, skipped: 'too slow' } } as DeltaShapeResult;
+    const bound = 10 / (4 / 1000) / peerAt1m('sorted'); // the fixture's sequential p50 is 4 ms
+    expect(verdict({ store: 'virtuoso', size: '1m' }, skipped)).toMatchObject({ bound: true, met: bound >= 10 });
+    expect(verdict({ store: 'virtuoso', size: '1m' }, skipped).ratio).toBeCloseTo(bound, 9);
   });
 
   it('has a target for every shape the peer was measured on', () => {
@@ -140,37 +147,42 @@ describe('verdict', () => {
   });
 });
 
+function deltasRun(shapes: DeltaShapeResult[]): DeltasRun {
+  const whole = streamFigures([sample(1, 3), sample(2, 5)], 0, 5000);
+  return {
+    date: '2026-11-27T19:00:00.000Z',
+    machine: { cpu: 'CPU', cores: 2, memoryBytes: 2 ** 34, os: 'Linux', node: 'v20', commit: 'abc' },
+    size: '1m',
+    store: 'virtuoso',
+    triples: 937_000,
+    settings: {
+      durationSeconds: 5,
+      connections: 10,
+      iterations: 30,
+      rate: 10,
+      windowCache: 0,
+      serverProcess: 'child',
+    },
+    loadMs: 60_000,
+    startMs: 9_000,
+    shapes,
+    stream: { ...whole, kinds: { year: 1, amount: 2, label: 0, link: 1 } },
+    server: {
+      response: { hits: 1, misses: 3 },
+      window: { hits: 0, misses: 0 },
+      deltas: 2,
+      deltaMeanMs: 0.5,
+      deltaP95AtMostMs: 1,
+    },
+    loadAverage: { start: 2.5, end: 3.5 },
+  };
+}
+
 describe('renderDeltasRun', () => {
   it('gives a row per shape with throughput, ratio, target, hit ratios and delta times, then the stream', () => {
-    const whole = streamFigures([sample(1, 3), sample(2, 5)], 0, 5000);
-    const run: DeltasRun = {
-      date: '2026-11-27T19:00:00.000Z',
-      machine: { cpu: 'CPU', cores: 2, memoryBytes: 2 ** 34, os: 'Linux', node: 'v20', commit: 'abc' },
-      size: '1m',
-      store: 'virtuoso',
-      triples: 937_000,
-      settings: {
-        durationSeconds: 5,
-        connections: 10,
-        iterations: 30,
-        rate: 10,
-        windowCache: 0,
-        serverProcess: 'child',
-      },
-      loadMs: 60_000,
-      startMs: 9_000,
-      shapes: [shape('collection', 1000), { key: 'include', label: 'include', status: 'n/a', reason: 'HTTP 500' }],
-      stream: { ...whole, kinds: { year: 1, amount: 2, label: 0, link: 1 } },
-      server: {
-        response: { hits: 1, misses: 3 },
-        window: { hits: 0, misses: 0 },
-        deltas: 2,
-        deltaMeanMs: 0.5,
-        deltaP95AtMostMs: 1,
-      },
-      loadAverage: { start: 2.5, end: 3.5 },
-    };
-    const text = renderDeltasRun(run);
+    const text = renderDeltasRun(
+      deltasRun([shape('collection', 1000), { key: 'include', label: 'include', status: 'n/a', reason: 'HTTP 500' }]),
+    );
     const ratio = 1000 / peerAt1m('collection');
     expect(text).toContain(
       `| collection | 1000 (5.0 / 20.0) | 4.0 | ${peerAt1m('collection')} | ${ratio.toFixed(1)}× | 10×: ${ratio >= 10 ? 'met' : '**missed**'} | 90 % of 100 | 90 % of 100 | 2 (3.0 / 5.0) | 3.0 → 4.0 |`,
@@ -181,5 +193,25 @@ describe('renderDeltasRun', () => {
     expect(text).toContain('| window cache over the run | – |');
     expect(text).toContain('**above the 2 cores');
     expect(text).toContain('the window cache off (--window-cache)');
+  });
+});
+
+describe('renderDeltasMedians', () => {
+  it('gives the median of each figure over the runs, and a bound where a run was too slow to run concurrently', () => {
+    const slow = { ...shape('sorted', 1), concurrent: { connections: 10, skipped: 'too slow' } } as DeltaShapeResult;
+    const runs = [
+      deltasRun([shape('collection', 100), slow]),
+      deltasRun([shape('collection', 300), shape('sorted', 50)]),
+      deltasRun([shape('collection', 200), shape('sorted', 70)]),
+    ];
+    const lines = renderDeltasMedians(runs).split('\n');
+    const ratio = 200 / peerAt1m('collection');
+    expect(lines).toContain(
+      `| collection | 200 | 4.0 | ${peerAt1m('collection')} | ${ratio.toFixed(1)}× | 10×: ${ratio >= 10 ? 'met' : '**missed**'} | 90 % | 90 % | 5.0 | 3.0–4.0 |`,
+    );
+    // sorted: 60 req/s (median of 50 and 70); its ratio, the median of 50, 70 and the bound 2,500 req/s.
+    const sorted = lines.find((l) => l.startsWith('| sorted |'))!;
+    expect(sorted).toContain('| sorted | 60 | 4.0 |');
+    expect(sorted).toContain(`| ≤ ${(70 / peerAt1m('sorted')).toFixed(1)}× |`);
   });
 });
