@@ -239,7 +239,9 @@ export function renderDeltasRun(run: DeltasRun): string {
     const throughput =
       'skipped' in c
         ? `skipped: too slow`
-        : `${Math.round(c.requestsPerSecond)} (${fixed(c.p50)} / ${fixed(c.p99)})${c.failed ? ` ⚠ ${c.failed} failed` : ''}`;
+        : c.completed === 0
+          ? `none completed in ${run.settings.durationSeconds} s${c.failed ? ` ⚠ ${c.failed} failed` : ''}`
+          : `${Math.round(c.requestsPerSecond)} (${fixed(c.p50)} / ${fixed(c.p99)})${c.failed ? ` ⚠ ${c.failed} failed` : ''}`;
     const { stream, server } = shape;
     return [
       shape.label,
