@@ -8,7 +8,7 @@
  * straight on the store (`delta-changes.ts`), then posts the change's delta, in delta-notifier's
  * `resourceFormat: "v0.0.1"` shape, to the server's listener. Messages go one after the other, as
  * the notifier sends them, each on its own tick; a message that takes longer than a tick delays
- * the next. Each message is one JSON line on stdout ({@link DeltaSample}). It stops when its
+ * the next. Each message is one JSON line on stdout (`DeltaSample`, deltas-report.ts). It stops when its
  * stdin closes (the parent ends or goes away), or after `maxSeconds`.
  */
 import { createHttpStore } from '../src/store/http-store.js';
