@@ -1,7 +1,11 @@
 import { parseArgs } from 'node:util';
 
-export const SIZES = ['10k', '100k', '1m'] as const;
+export const SIZES = ['10k', '100k', '1m', '10m'] as const;
 export type Size = (typeof SIZES)[number];
+/** The sizes run when none is named: 10M (generation and loading take many minutes) only when asked for. */
+export const DEFAULT_SIZES: readonly Size[] = ['10k', '100k', '1m'];
+/** Sizes too large for the embedded store (every worker holds the data): Virtuoso only. */
+const VIRTUOSO_ONLY: readonly Size[] = ['10m'];
 export const STORES = ['embedded', 'virtuoso'] as const;
 export type StoreKind = (typeof STORES)[number];
 
@@ -30,10 +34,15 @@ export interface BenchOptions {
   readonly sortCorpus: boolean;
   /** The collections the sort corpus sorts; undefined: every type of the mapping. */
   readonly corpusTypes?: readonly string[];
+  /** Run the shapes under a steady stream of deltas (`run-deltas.ts`) instead of the cold shapes. */
+  readonly deltas: boolean;
+  /** Delta messages a second of the stream, and the trade activities each changes (at most). */
+  readonly deltaRate: number;
 }
 
-export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m]... [--store embedded|virtuoso]... [options]
-  --size S          dataset size; repeat or comma-separate (default: 10k,100k,1m)
+export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m|10m]... [--store embedded|virtuoso]... [options]
+  --size S          dataset size; repeat or comma-separate (default: 10k,100k,1m; 10m, 700,000
+                    activities, runs on Virtuoso only and only when named)
   --store S         store under test; repeat or comma-separate (default: embedded, and virtuoso
                     when virtuoso-t is on PATH)
   --smoke           10k only, few iterations, short runs (< 1 minute): checks the harness works
@@ -46,7 +55,13 @@ export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m]... [--store e
                     both directions, first page and page 100 of each collection; per order the
                     first read and the median of 3 more, flagging any over 1 s per page
                     (Virtuoso) or a 504 or a first read over 5 s (embedded)
-  --types T         the sort corpus's collections, comma-separated (default: every type)`;
+  --types T         the sort corpus's collections, comma-separated (default: every type)
+  --deltas          instead of the cold shapes: the server with a delta listener (both caches on,
+                    no expiry) while a driver changes a few trade activities on Virtuoso and posts
+                    each change's delta, --delta-rate messages a second; per shape req/s and p50
+                    at the first --connections (default 10) for --duration s (default 5), beside
+                    mu-cl-resources, with the cache hit ratios and delta-to-2xx times (Virtuoso only)
+  --delta-rate N    delta messages a second of the --deltas stream (default 10)`;
 
 const list = (values: readonly string[] | undefined) =>
   (values ?? [])
@@ -73,6 +88,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
         'window-cache': { type: 'string' },
         'sort-corpus': { type: 'boolean' },
         types: { type: 'string' },
+        deltas: { type: 'boolean' },
+        'delta-rate': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -93,15 +110,22 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
   const stores = [...new Set(list(values.store))];
   const badStore = stores.find((s) => !(STORES as readonly string[]).includes(s));
   if (badStore !== undefined) return `--store: expected one of ${STORES.join(', ')}, got '${badStore}'`;
+  const deltas = values.deltas ?? false;
+  const virtuosoOnly = deltas ? '--deltas' : sizes.find((s) => (VIRTUOSO_ONLY as readonly string[]).includes(s));
+  if (virtuosoOnly !== undefined && stores.some((s) => s !== 'virtuoso'))
+    return `${virtuosoOnly === '--deltas' ? '--deltas' : `--size ${virtuosoOnly}`} runs on Virtuoso only (--store virtuoso)`;
+  const deltaRate = values['delta-rate'] === undefined ? 10 : Number(values['delta-rate']);
+  if (!(deltaRate > 0 && deltaRate <= 100))
+    return `--delta-rate: expected messages a second in (0, 100], got '${values['delta-rate']}'`;
 
-  const durationSeconds = values.duration === undefined ? (smoke ? 0.3 : 10) : Number(values.duration);
+  const durationSeconds = values.duration === undefined ? (smoke ? 0.3 : deltas ? 5 : 10) : Number(values.duration);
   if (!(durationSeconds > 0 && durationSeconds <= 600))
     return `--duration: expected seconds in (0, 600], got '${values.duration}'`;
   const connections =
-    values.connections === undefined ? (smoke ? [10] : [10, 50]) : list([values.connections]).map(Number);
+    values.connections === undefined ? (smoke || deltas ? [10] : [10, 50]) : list([values.connections]).map(Number);
   if (connections.length === 0 || connections.some((c) => !Number.isInteger(c) || c < 1 || c > 1000))
     return `--connections: expected integers in 1..1000, got '${values.connections}'`;
-  const iterations = values.iterations === undefined ? (smoke ? 5 : 200) : Number(values.iterations);
+  const iterations = values.iterations === undefined ? (smoke ? 5 : deltas ? 30 : 200) : Number(values.iterations);
   if (!Number.isInteger(iterations) || iterations < 1)
     return `--iterations: expected a positive integer, got '${values.iterations}'`;
 
@@ -111,9 +135,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
     return `--window-cache: expected seconds (0 turns the cache off), got '${windowCache}'`;
 
   return {
-    sizes: sizes.length > 0 ? (sizes as Size[]) : smoke ? ['10k'] : [...SIZES],
-    stores: stores.length > 0 ? (stores as StoreKind[]) : [...STORES],
-    storesExplicit: stores.length > 0,
+    sizes: sizes.length > 0 ? (sizes as Size[]) : smoke ? ['10k'] : [...DEFAULT_SIZES],
+    stores: stores.length > 0 ? (stores as StoreKind[]) : virtuosoOnly !== undefined ? ['virtuoso'] : [...STORES],
+    storesExplicit: stores.length > 0 || virtuosoOnly !== undefined,
     smoke,
     durationSeconds,
     connections,
@@ -123,5 +147,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
     ...(windowCacheTtlSeconds !== undefined && { windowCacheTtlSeconds }),
     sortCorpus: values['sort-corpus'] ?? false,
     ...(values.types !== undefined && { corpusTypes: list([values.types]) }),
+    deltas,
+    deltaRate,
   };
 }

@@ -109,6 +109,24 @@ export const MU_CL_RESOURCES = {
   ] as readonly PeerRun[],
 } as const;
 
+/**
+ * The peer's fastest figures for a shape on `store` at `size`, with the connections they were
+ * measured at; undefined when the peer was not measured there.
+ *
+ * @example fastestPeer('virtuoso', '1m', 'single')?.peer.requestsPerSecond // 991
+ */
+export function fastestPeer(
+  store: string,
+  size: string,
+  key: string,
+): { readonly peer: PeerFigures; readonly connections: number } | undefined {
+  const figures = MU_CL_RESOURCES.runs.flatMap((r) => {
+    const peer = r.store === store && r.size === size ? r.shapes[key] : undefined;
+    return peer === undefined ? [] : [{ peer, connections: r.connections }];
+  });
+  return figures.sort((a, b) => b.peer.requestsPerSecond - a.peer.requestsPerSecond)[0];
+}
+
 /** One shape of a run beside the peer's figures: throughput and p50 of each, and the ratios. */
 export interface PeerComparison {
   readonly key: string;
@@ -127,13 +145,8 @@ export interface PeerComparison {
  * @example compareWithPeer(result).map((c) => c.throughputRatio)
  */
 export function compareWithPeer(result: StoreResult): PeerComparison[] {
-  const runs = MU_CL_RESOURCES.runs.filter((r) => r.store === result.store && r.size === result.size);
   return result.shapes.flatMap((shape): PeerComparison[] => {
-    const figures = runs.flatMap((r) => {
-      const peer = r.shapes[shape.key];
-      return peer === undefined ? [] : [{ peer, connections: r.connections }];
-    });
-    const fastest = figures.sort((a, b) => b.peer.requestsPerSecond - a.peer.requestsPerSecond)[0];
+    const fastest = fastestPeer(result.store, result.size, shape.key);
     if (fastest === undefined || shape.status !== 'ok') return [];
     const run = shape.concurrent.find((c) => c.connections === fastest.connections);
     const requestsPerSecond = run !== undefined && !('skipped' in run) ? run.requestsPerSecond : undefined;

@@ -1,5 +1,6 @@
 /**
- * The benchmark of issue 5: `npm run bench -- [--size 10k|100k|1m] [--store embedded|virtuoso] [--smoke]`.
+ * The benchmark of issue 5: `npm run bench -- [--size 10k|100k|1m|10m] [--store embedded|virtuoso] [--smoke]`,
+ * and its variants: `--sort-corpus` (issue 27), `--deltas` (issue 26).
  * Prints a markdown report on stdout (progress goes to stderr), writes the raw JSON and a chart
  * under bench/results/. See docs/performance.md for what each figure means.
  */
@@ -9,10 +10,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderChart } from './chart.js';
 import { benchDataset } from './datasets.js';
+import { renderDeltasRun } from './deltas-report.js';
 import { machineInfo } from './machine.js';
 import { parseBenchOptions, SIZES, type StoreKind, USAGE } from './options.js';
 import { renderRun } from './report.js';
 import type { RunResult, StoreResult } from './results.js';
+import { runDeltas } from './run-deltas.js';
 import { renderSortCorpus, runSortCorpus } from './run-sort-corpus.js';
 import { benchStore } from './run-store.js';
 import { virtuosoTools } from './stores.js';
@@ -53,6 +56,10 @@ try {
       await sortCorpus(dataset);
       continue;
     }
+    if (options.deltas) {
+      await deltas(dataset);
+      continue;
+    }
     const results: StoreResult[] = [];
     const failures = [...skipped];
     for (const store of stores) {
@@ -88,7 +95,7 @@ try {
     console.log(renderRun(run));
   }
   // The chart shows the latest full run of every size (runs of one size at a time add up).
-  if (!options.sortCorpus) {
+  if (!options.sortCorpus && !options.deltas) {
     const runs = options.smoke
       ? [JSON.parse(await readFile(join(RESULTS, 'smoke-10k.json'), 'utf8')) as RunResult]
       : await latestRuns();
@@ -112,6 +119,17 @@ async function sortCorpus(dataset: Awaited<ReturnType<typeof benchDataset>>): Pr
     if (!options.smoke) await writeFile(join(RESULTS, `sort-corpus-latest-${dataset.size}-${store}.json`), json);
     console.log(`${renderSortCorpus(run)}\n`);
   }
+}
+
+/** The shapes under a stream of deltas on Virtuoso (`--deltas`): its table on stdout, its figures in results/. */
+async function deltas(dataset: Awaited<ReturnType<typeof benchDataset>>): Promise<void> {
+  if ('missing' in tools) return;
+  const run = await runDeltas(dataset, options, workDir, tools);
+  // One file per run (runs are repeated for medians), and the latest per size.
+  const json = `${JSON.stringify(run, null, 1)}\n`;
+  await writeFile(join(RESULTS, `deltas-${run.date.slice(0, 19).replaceAll(':', '')}-${dataset.size}.json`), json);
+  await writeFile(join(RESULTS, `deltas-latest-${dataset.size}.json`), json);
+  console.log(`${renderDeltasRun(run)}\n`);
 }
 
 async function latestRuns(): Promise<RunResult[]> {

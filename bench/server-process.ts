@@ -32,14 +32,22 @@ process.once('exit', () => {
 /**
  * Runs `sparql-jsonapi serve --config <file>` from the sources (through tsx, so the numbers are
  * of the code in the tree, with no stale build) with `dataset` as its only dataset, and resolves
- * once it listens. `dataset` is one entry of the config file's `datasets` (absolute paths).
+ * once it listens. `dataset` is one entry of the config file's `datasets` (absolute paths);
+ * `settings` are further top-level keys of the config file (e.g. `deltas`).
  *
  * @example const server = await startServer({ mapping, data: [file] }, dir); await server.stop();
  */
-export async function startServer(dataset: Record<string, unknown>, workDir: string): Promise<ServerProcess> {
+export async function startServer(
+  dataset: Record<string, unknown>,
+  workDir: string,
+  settings: Record<string, unknown> = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const config = `${workDir}/server-${port}.json`;
-  await writeFile(config, JSON.stringify({ port, host: '127.0.0.1', datasets: { bench: dataset } }, null, 1));
+  await writeFile(
+    config,
+    JSON.stringify({ ...settings, port, host: '127.0.0.1', datasets: { bench: dataset } }, null, 1),
+  );
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'serve', '--config', config], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info' },

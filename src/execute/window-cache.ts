@@ -24,7 +24,9 @@ export interface ListWindows {
    * `reads` gives the IRIs the list depends on (`plan/plan-reads.ts`), asked only when the list is
    * read from the store, not on a hit: a change to one of them
    * (`Freshness`) makes the kept list stale, and a reading that started before the change is
-   * neither joined by later requests nor kept.
+   * neither joined by later requests nor kept. A list that changes faster than it can be read
+   * (its reading went stale) is not read whole again for a while (`CHURN_BACKOFF_MS`): meanwhile
+   * `undefined`, and each request reads its page from the store.
    */
   list(
     key: string,
@@ -54,8 +56,21 @@ interface Entry {
 interface Flight {
   readonly promise: Promise<OrderedList | undefined>;
   readonly reading: Reading;
+  /** When the reading started, on the cache's clock. */
+  readonly started: number;
 }
 const MARKER_BYTES = 64;
+
+/**
+ * How long a list whose reading went stale (a change to what it reads came while it was read) is
+ * not read whole again: twice as long as that reading had run, and twice the last pause when it
+ * churned again since, within these bounds. Under a stream of changes, reading a big list whole
+ * again and again, each reading thrown away, would cost every page the whole list; its pages are
+ * read from the store instead. A pause only picks how a page is read, never what it says.
+ */
+export const CHURN_BACKOFF_MS = { min: 1_000, max: 30_000 } as const;
+/** Bound on the lists remembered as churning (least recently churned forgotten first). */
+const CHURNING_MAX = 10_000;
 
 /**
  * The ordered-window cache: whole ordered lists (members, sort key values for cursors) kept in
@@ -74,12 +89,16 @@ export class WindowCache {
   /** Lists being read: every request for one of them waits for the same reading. */
   private readonly flights = new Map<string, Flight>();
   private readonly freshness: Freshness;
+  private readonly clock: { now(): number };
+  /** Lists whose last reading went stale: until when they are not read whole, and that pause's length. */
+  private readonly churning = new LRUCache<string, { until: number; pause: number }>({ max: CHURNING_MAX });
   private readonly hits = new Map<string, number>();
   private readonly misses = new Map<string, number>();
 
   constructor(options: WindowCacheOptions = {}) {
     this.maxBytes = options.maxBytes ?? DEFAULT_WINDOW_CACHE_MAX_BYTES;
     this.freshness = options.freshness ?? new Freshness();
+    this.clock = options.clock ?? performance;
     this.entries = new LRUCache<string, Entry>({
       maxSize: this.maxBytes,
       maxEntrySize: this.maxBytes,
@@ -132,9 +151,16 @@ export class WindowCache {
     if (entry !== undefined) return entry.list === UNCACHEABLE ? undefined : entry.list;
     for (;;) {
       const flight = this.flights.get(key);
-      // A reading that started before a change answers the requests that joined it, no later one.
-      if (!flight || !this.freshness.fresh(flight.reading))
+      // A reading that started before a change answers the requests that joined it, no later one;
+      // nor is another started while it runs: the list changes faster than it is read.
+      if (flight && !this.freshness.fresh(flight.reading)) {
+        this.churned(key, flight.started);
+        return undefined;
+      }
+      if (!flight) {
+        if ((this.churning.get(key)?.until ?? 0) > this.clock.now()) return undefined;
         return this.read(key, { dataset, reads: reads(), stamp: this.freshness.now() }, ttl, compute);
+      }
       try {
         return await flight.promise;
       } catch (error) {
@@ -146,10 +172,15 @@ export class WindowCache {
   }
 
   private read(key: string, reading: Reading, ttl: number, compute: () => Promise<OrderedList | undefined>) {
+    const started = this.clock.now();
     const promise = compute()
       .then((list) => {
         // Stale before it is kept (a change came while it was read): it answers, and is not kept.
-        if (!this.freshness.fresh(reading)) return list;
+        if (!this.freshness.fresh(reading)) {
+          this.churned(key, started);
+          return list;
+        }
+        this.churning.delete(key);
         const size = list && orderedListBytes(list) + key.length;
         if (list && size! <= this.maxBytes) this.entries.set(key, { list, reading }, { ttl, size: size! });
         else this.entries.set(key, { list: UNCACHEABLE, reading }, { ttl, size: MARKER_BYTES + key.length });
@@ -158,9 +189,21 @@ export class WindowCache {
       .finally(() => {
         if (this.flights.get(key) === flight) this.flights.delete(key);
       });
-    const flight = { promise, reading };
+    const flight = { promise, reading, started };
     this.flights.set(key, flight);
     return promise;
+  }
+
+  /** Pauses whole readings of a list whose reading that started at `started` went stale (once per reading). */
+  private churned(key: string, started: number): void {
+    const now = this.clock.now();
+    const last = this.churning.get(key);
+    if (last !== undefined && last.until > now) return;
+    const pause = Math.min(
+      CHURN_BACKOFF_MS.max,
+      Math.max(CHURN_BACKOFF_MS.min, 2 * (now - started), 2 * (last?.pause ?? 0)),
+    );
+    this.churning.set(key, { until: now + pause, pause });
   }
 }
 

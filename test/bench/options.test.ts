@@ -43,11 +43,37 @@ describe('parseBenchOptions', () => {
     expect(parseBenchOptions([])).not.toHaveProperty('corpusTypes');
   });
 
+  it('--deltas: Virtuoso, 10 connections for 5 s after 30 sequential requests, 10 messages a second', () => {
+    expect(parseBenchOptions(['--deltas', '--size', '1m'])).toMatchObject({
+      deltas: true,
+      sizes: ['1m'],
+      stores: ['virtuoso'],
+      storesExplicit: true,
+      connections: [10],
+      durationSeconds: 5,
+      iterations: 30,
+      deltaRate: 10,
+    });
+    expect(parseBenchOptions(['--deltas', '--delta-rate', '2.5', '--duration', '8'])).toMatchObject({
+      deltaRate: 2.5,
+      durationSeconds: 8,
+    });
+    expect(parseBenchOptions([])).toMatchObject({ deltas: false });
+  });
+
+  it('10m: only when named, and on Virtuoso only', () => {
+    expect(parseBenchOptions([])).toMatchObject({ sizes: ['10k', '100k', '1m'] });
+    expect(parseBenchOptions(['--size', '10m'])).toMatchObject({ sizes: ['10m'], stores: ['virtuoso'] });
+  });
+
   it.each([
+    { argv: ['--deltas', '--store', 'embedded'], message: /--deltas runs on Virtuoso only/ },
+    { argv: ['--size', '1m,10m', '--store', 'virtuoso,embedded'], message: /--size 10m runs on Virtuoso only/ },
+    { argv: ['--deltas', '--delta-rate', '0'], message: /--delta-rate: expected messages a second/ },
     { argv: ['--window-cache=-1'], message: /--window-cache: expected seconds \(0 turns the cache off\), got '-1'/ },
     { argv: ['--window-cache', 'on'], message: /--window-cache: expected seconds/ },
     { argv: ['--window-cache', ''], message: /--window-cache: expected seconds/ },
-    { argv: ['--size', '5m'], message: /--size: expected one of 10k, 100k, 1m, got '5m'/ },
+    { argv: ['--size', '5m'], message: /--size: expected one of 10k, 100k, 1m, 10m, got '5m'/ },
     { argv: ['--store', 'fuseki'], message: /--store: expected one of embedded, virtuoso/ },
     { argv: ['--smoke', '--size', '1m'], message: /--smoke runs the 10k dataset only/ },
     { argv: ['--duration', '0'], message: /--duration/ },

@@ -15,7 +15,7 @@ import { noParent } from './list-rows.js';
  * The `window-cache` path: the page cut from the whole ordered list, read once and kept
  * (`window-cache.ts`); its count is the list's length, and the answer is the store's, byte for
  * byte. The path's fallback reads the page from the store when the list can't be kept (too big,
- * or cut short by the store), or when a cursor's member is not in it.
+ * cut short by the store, or changing faster than it is read), or when a cursor's member is not in it.
  *
  * @example await readWindowCache(path, context, readList)
  */
@@ -42,7 +42,7 @@ export async function readWindowCache(
   const { fallback } = path;
   context.trace.step(
     fallback.kind,
-    `${list ? 'a cursor is not in the cached list' : 'the list cannot be kept'}: ${fallback.why}`,
+    `${list ? 'a cursor is not in the cached list' : 'the list cannot be kept (too big, cut short, or changing faster than it is read)'}: ${fallback.why}`,
     true,
   );
   return run(fallback, context);

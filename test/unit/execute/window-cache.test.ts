@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { Freshness } from '../../../src/execute/freshness.js';
 import type { OrderedList } from '../../../src/execute/ordered-list.js';
 import { orderedListBytes } from '../../../src/execute/ordered-list.js';
-import { WindowCache } from '../../../src/execute/window-cache.js';
+import { CHURN_BACKOFF_MS, WindowCache } from '../../../src/execute/window-cache.js';
 import { StoreError } from '../../../src/store/store.js';
 
 /** A list of `n` members with ids of `width` characters. */
@@ -146,5 +147,99 @@ describe('WindowCache', () => {
     now = 1e12;
     await kept.list('q', () => [], compute);
     expect(calls.n).toBe(3);
+  });
+
+  describe('a list that changes faster than it is read', () => {
+    const YEAR = 'http://example.org/year';
+    /** A cache on a clock the test moves, whose lists read YEAR, and a reading the test releases. */
+    function churningCache() {
+      const freshness = new Freshness();
+      const clock = { at: 1_000, now: () => clock.at };
+      const windows = new WindowCache({ clock, freshness }).forDataset('live', FOREVER)!;
+      let release: () => void = () => {};
+      const { calls, compute } = reader(
+        list(3),
+        new Promise<void>((r) => {
+          release = r;
+        }),
+      );
+      const ask = (computeWith = compute) => windows.list('q', () => [YEAR], computeWith);
+      return { freshness, clock, ask, calls, release: () => release() };
+    }
+
+    it('is not read whole again while its stale reading runs: later requests read their page', async () => {
+      const { freshness, clock, ask, calls, release } = churningCache();
+      const first = ask();
+      clock.at += 400;
+      freshness.changed('live', [YEAR]);
+      expect(await ask()).toBeUndefined(); // the caller reads its page from the store
+      expect(calls.n).toBe(1);
+      release();
+      expect(await first).toEqual(list(3)); // the stale reading still answers its own request
+    });
+
+    it('pauses whole readings twice as long as the stale one had run (at least the minimum), then reads again and keeps it', async () => {
+      const { freshness, clock, ask, calls, release } = churningCache();
+      const first = ask();
+      clock.at += 2_000;
+      freshness.changed('live', [YEAR]);
+      release();
+      await first;
+      const fresh = reader(list(2));
+      clock.at += 2 * 2_000 - 1;
+      expect(await ask(fresh.compute)).toBeUndefined();
+      expect(fresh.calls.n).toBe(0);
+      clock.at += 1;
+      expect(await ask(fresh.compute)).toEqual(list(2));
+      expect(await ask(fresh.compute)).toEqual(list(2)); // kept: a hit
+      expect([calls.n, fresh.calls.n]).toEqual([1, 1]);
+      // A kept list ends the churn: after the next change it is read whole at once.
+      freshness.changed('live', [YEAR]);
+      expect(await ask(fresh.compute)).toEqual(list(2));
+      expect(fresh.calls.n).toBe(2);
+    });
+
+    it('doubles the pause each time the list churns again, up to the maximum', async () => {
+      const { freshness, clock, ask } = churningCache();
+      /** A reading of the list that a change makes stale before it ends: true when it was started. */
+      const staleReading = async () => {
+        let release: () => void = () => {};
+        const gated = reader(
+          list(1),
+          new Promise<void>((r) => {
+            release = r;
+          }),
+        );
+        const reading = ask(gated.compute);
+        if (gated.calls.n === 0) return false;
+        freshness.changed('live', [YEAR]);
+        release();
+        await reading;
+        return true;
+      };
+      expect(await staleReading()).toBe(true);
+      const pauses: number[] = [];
+      for (let from = clock.at; pauses.length < 8; ) {
+        clock.at += 250;
+        if (!(await staleReading())) continue;
+        pauses.push(clock.at - from);
+        from = clock.at;
+      }
+      expect(pauses[0]).toBe(CHURN_BACKOFF_MS.min);
+      for (let i = 1; i < pauses.length; i++)
+        expect(pauses[i]).toBe(Math.min(CHURN_BACKOFF_MS.max, 2 * pauses[i - 1]!));
+      expect(pauses.at(-1)).toBe(CHURN_BACKOFF_MS.max);
+    });
+
+    it('a change to what the list does not read leaves it alone', async () => {
+      const { freshness, clock, ask, calls, release } = churningCache();
+      const first = ask();
+      clock.at += 400;
+      freshness.changed('live', ['http://example.org/other']);
+      release();
+      await first;
+      expect(await ask()).toEqual(list(3));
+      expect(calls.n).toBe(1);
+    });
   });
 });
