@@ -8,7 +8,7 @@ describe('markdown report', () => {
     expect(markdownTable(['a', 'b'], [['x|y', 'two\nlines']])).toBe('| a | b |\n| --- | --- |\n| x\\|y | two lines |');
   });
 
-  it('storeTable: one row per shape, ratio of the p50s, n/a with its reason, ✗ over the query budget', () => {
+  it('storeTable: one row per shape, server ÷ (floor + hop), the added time, n/a with its reason, ✗ over the query budget', () => {
     const table = storeTable(
       storeResult({ shapes: [measured('single', 3, 2), measured('include', 5, 5, 5, 4), storeResult().shapes[3]!] }),
       [10, 50],
@@ -16,15 +16,18 @@ describe('markdown report', () => {
     const rows = table.split('\n');
     expect(rows).toHaveLength(2 + 3);
     expect(rows[2]).toBe(
-      '| single | 2 (≤ 3) | 3.0 / 6.0 | 2.0 / 4.0 | 1.50 | 2.0 | 800 (3.0/12.0) | 900 (3.0/12.0) | 1000 |',
+      '| single | 2 (≤ 3) | 3.0 / 6.0 | 2.0 / 4.0 | 1.20 | 1.00 (≤ 0.80) ✗ | 2.0 | 800 (3.0/12.0) | 900 (3.0/12.0) | 1000 |',
     );
-    expect(rows[3]).toContain('| 5 (≤ 4) ✗ |');
+    // A shape without an added-time budget shows what it adds, with no budget.
+    expect(rows[3]).toContain('| 5 (≤ 4) ✗ | 5.0 / 10.0 | 5.0 / 10.0 | 0.91 | 0.00 |');
     expect(rows[4]).toMatch(/^\| filtered \| n\/a: HTTP 400: not \\\| supported \|/);
   });
 
-  it('storeTable: no ratio for a shape that sent no query (its floor replays nothing)', () => {
+  it('storeTable: no ratio for a shape that sent no query (its floor replays nothing), nor without a hop figure', () => {
     const table = storeTable(storeResult({ shapes: [measured('relationship', 1.2, 0.001, 0)] }), [10]);
-    expect(table.split('\n')[2]).toContain('| – (no query) |');
+    expect(table.split('\n')[2]).toContain('| – (no query) | – |');
+    const noHop = storeTable(storeResult({ hop: undefined, shapes: [measured('related', 2.5, 2)] }), [10]);
+    expect(noHop.split('\n')[2]).toContain('| – (no hop) | 0.50 |');
   });
 
   it('storeTable: a run skipped as too slow, and failures by status code', () => {
