@@ -2,6 +2,7 @@ import type { Expression, SparqlQuery, Term } from 'sparqljs';
 import sparqljs from 'sparqljs';
 import type { TextOrder } from '../rdf/text-order.js';
 import { explicitStrings } from './ast.js';
+import type { FilledQuery } from './query-template.js';
 import { codePointKey, markedText } from './text-key.js';
 
 interface Writer {
@@ -58,8 +59,15 @@ const WRITERS: Record<TextOrder, Writer> = {
 
 /**
  * Generates the SPARQL text of a query AST, with its text keys written for an engine that orders
- * text by `textOrder` (default: by code point, where a text key is the text itself).
+ * text by `textOrder` (default: by code point, where a text key is the text itself); or of a
+ * template's query with its terms (`query-template.ts`).
  */
-export function toText(query: SparqlQuery, textOrder: TextOrder = 'code point'): string {
+export function toText(query: SparqlQuery | FilledQuery, textOrder: TextOrder = 'code point'): string {
+  if (!('type' in query)) return query.template.write(query.values, textOrder);
   return WRITERS[textOrder].toQuery(query);
+}
+
+/** One term as the generator writes it inside a query (`<iri>`, `"text"@en`, `"x"^^<…#string>`). */
+export function termText(term: Term, textOrder: TextOrder = 'code point'): string {
+  return WRITERS[textOrder].toEntity(term);
 }
