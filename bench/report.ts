@@ -38,6 +38,19 @@ const addedCell = ({ addedMs, budgetMs }: Overhead) =>
     ? fixed(addedMs, 2)
     : `${fixed(addedMs, 2)} (≤ ${fixed(budgetMs, 2)})${addedMs > budgetMs ? ' ✗' : ''}`;
 
+/**
+ * What the load generator spent per single-resource request at each connection count: CPU taken
+ * from the cores the server and the store share, which a front-end's clients don't take.
+ */
+function clientCpu(result: StoreResult): string | undefined {
+  const single = result.shapes.find((s) => s.key === 'single');
+  if (single?.status !== 'ok') return undefined;
+  const runs = single.concurrent.flatMap((c) =>
+    'clientCpuMs' in c && c.clientCpuMs !== undefined ? [`${fixed(c.clientCpuMs, 3)} ms at ${c.connections} conn`] : [],
+  );
+  return runs.length === 0 ? undefined : runs.join(', ');
+}
+
 /** One line about the machine and the date, for the table and the chart. */
 export function machineLine(machine: MachineInfo, date: string): string {
   return `${date.slice(0, 16).replace('T', ' ')} UTC · ${machine.cpu}, ${machine.cores} cores, ${Math.round(machine.memoryBytes / 2 ** 30)} GB · Node ${machine.node}${machine.virtuoso ? ` · Virtuoso ${machine.virtuoso}` : ''} · ${machine.commit}`;
@@ -163,6 +176,8 @@ export function renderRun(run: RunResult): string {
         'HTTP hop alone: a bare node:http server, same client',
         `p50 ${fixed(result.hop.p50)} ms, p95 ${fixed(result.hop.p95)} ms: the least any server adds to the floor's p50`,
       ]);
+    const client = clientCpu(result);
+    if (client) extras.push(['the load generator’s CPU per request (single resource)', client]);
     parts.push(markdownTable(['figure', 'value'], extras), '');
     if (result.compression)
       parts.push(

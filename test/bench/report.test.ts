@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownTable, storeTable } from '../../bench/report.js';
+import { markdownTable, renderRun, storeTable } from '../../bench/report.js';
 import type { ShapeResult } from '../../bench/results.js';
 import { measured, storeResult } from './results-fixtures.js';
 
@@ -51,5 +51,28 @@ describe('markdown report', () => {
     expect(storeTable(storeResult({ shapes: [slow] }), [10, 50]).split('\n')[2]).toMatch(
       /\| 2 \(6000\.0\/9000\.0\) ⚠ 3 failed \(502: 2, timeouts: 1\) \| skipped: too slow \| skipped: too slow \|$/,
     );
+  });
+
+  it('renderRun: the load generator’s CPU per single-resource request, where the run measured it', () => {
+    const single = measured('single', 3, 2) as Extract<ShapeResult, { status: 'ok' }>;
+    const withClient: ShapeResult = {
+      ...single,
+      concurrent: single.concurrent.map((c, i) => (i === 0 ? { ...c, clientCpuMs: 0.1234 } : c)),
+    };
+    const run = (shapes: ShapeResult[]) =>
+      renderRun({
+        date: '2025-01-02T03:04:05.000Z',
+        machine: { cpu: 'Test CPU', cores: 2, memoryBytes: 2 ** 34, os: 'Linux', node: 'v20.0.0', commit: 'abc1234' },
+        size: '1m',
+        smoke: false,
+        settings: { durationSeconds: 10, iterations: 200, connections: [10, 50], serverProcess: 'child' },
+        stores: [storeResult({ shapes })],
+        loadAverage: { start: 0.5, end: 1.5 },
+        skipped: [],
+      });
+    expect(run([withClient])).toContain(
+      '| the load generator’s CPU per request (single resource) | 0.123 ms at 10 conn |',
+    );
+    expect(run([single])).not.toContain('the load generator’s CPU');
   });
 });
