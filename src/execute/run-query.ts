@@ -1,7 +1,6 @@
 import type { SparqlQuery } from 'sparqljs';
 import type { ListRequest } from '../plan/plan.js';
-import type { FilledQuery } from '../sparql/query-template.js';
-import { toText } from '../sparql/to-text.js';
+import { type FilledQuery, toText } from '../sparql/to-text.js';
 import type { Lane, Row, SelectOptions, Store } from '../store/store.js';
 
 /**

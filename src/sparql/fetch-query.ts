@@ -5,7 +5,8 @@ import type { Attribute, ResourceType } from '../mapping/model.js';
 import { bgp, bind, iri, literal, op, optional, triple, values, variable } from './ast.js';
 import { exactDoubleText } from './comparable.js';
 import { lookupPatterns } from './members.js';
-import { type FilledQuery, QueryTemplate } from './query-template.js';
+import { QueryTemplate } from './query-template.js';
+import type { FilledQuery } from './to-text.js';
 
 /** Whose attributes to fetch: known member IRIs (from a list query), or one request id to look up. */
 export type FetchSubjects = { readonly iris: readonly string[] } | { readonly lookup: IdLookup };

@@ -1,13 +1,7 @@
 import rdf from '@rdfjs/data-model';
 import type { SparqlQuery } from 'sparqljs';
 import type { TextOrder } from '../rdf/text-order.js';
-import { termText, toText } from './to-text.js';
-
-/** A query of a template with the values of its slots: {@link toText} writes it. */
-export interface FilledQuery {
-  readonly template: QueryTemplate;
-  readonly values: readonly string[];
-}
+import { type FilledQuery, termText, toText } from './to-text.js';
 
 /**
  * A query written once per shape, with its values slotted in per request (an id, a member's IRI):

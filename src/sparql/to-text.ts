@@ -2,7 +2,6 @@ import type { Expression, SparqlQuery, Term } from 'sparqljs';
 import sparqljs from 'sparqljs';
 import type { TextOrder } from '../rdf/text-order.js';
 import { explicitStrings } from './ast.js';
-import type { FilledQuery } from './query-template.js';
 import { codePointKey, markedText } from './text-key.js';
 
 interface Writer {
@@ -49,6 +48,12 @@ function createWriter(writeTextKey: (text: Expression) => Expression): Writer {
     return toExpression(args.every((arg, i) => arg === own.args[i]) ? own : { ...own, args });
   };
   return writer;
+}
+
+/** A query of a template (`query-template.ts`) with the values of its slots: its template writes it. */
+export interface FilledQuery {
+  readonly template: { write(values: readonly string[], textOrder: TextOrder): string };
+  readonly values: readonly string[];
 }
 
 /** One writer per text order, for the process: they are stateless, and our queries declare no prefixes. */
