@@ -57,7 +57,7 @@ export function fetchQuery(
   subjects: FetchSubjects,
   attributes: readonly Attribute[] = [...type.attributes.values()],
 ): FilledQuery {
-  const names = attributes.map((a) => a.name).join(' ');
+  const names = JSON.stringify(attributes.map((a) => a.name)); // unambiguous: a member name may hold a space
   const lookup = 'lookup' in subjects ? subjects.lookup : undefined;
   const values = 'iris' in subjects ? subjects.iris : [lookupValue(subjects.lookup)];
   const key = `${lookup?.kind ?? values.length} ${names}`;
