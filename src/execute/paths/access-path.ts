@@ -61,7 +61,7 @@ export type StorePath =
   | {
       readonly kind: 'related-page';
       readonly read: ListRead;
-      /** Written from a template of the page's shape (`sparql/related-page-template.ts`) when the list has no filter. */
+      /** Written from a template of the page's shape (`sparql/parent-template.ts`) when the list has no filter. */
       readonly query: SelectQuery | FilledQuery;
       readonly why: string;
       /** When a member came back with two ids: the window may have missed one. */

@@ -4,7 +4,7 @@ import type { Cursor } from '../../request/cursor.js';
 import { valueOrder } from '../../request/filter-values.js';
 import { buildKeyHistogramQuery } from '../../sparql/key-histogram.js';
 import { buildKeyedWindowQuery, buildListQuery } from '../../sparql/list-query.js';
-import { relatedPageQuery } from '../../sparql/related-page-template.js';
+import { relatedPageQuery } from '../../sparql/parent-template.js';
 import { toText } from '../../sparql/to-text.js';
 import type { AccessPath, ListRead, ListTraits, PathName, StorePath } from './access-path.js';
 

@@ -6,8 +6,8 @@ import { planRequest } from '../../../src/plan/plan-request.js';
 import { shownAttributes } from '../../../src/plan/shown-attributes.js';
 import { parsePath } from '../../../src/request/parse-path.js';
 import { parseQuery } from '../../../src/request/parse-query.js';
-import { buildRelatedPageQuery } from '../../../src/sparql/list-query.js';
-import { relatedPageQuery } from '../../../src/sparql/related-page-template.js';
+import { buildListQuery, buildRelatedPageQuery } from '../../../src/sparql/list-query.js';
+import { relatedListQuery, relatedPageQuery } from '../../../src/sparql/parent-template.js';
 import { toText } from '../../../src/sparql/to-text.js';
 
 const mapping = await loadMapping('mappings/sample.yaml');
@@ -50,6 +50,29 @@ describe('relatedPageQuery (a template per page shape, the parent slotted in)', 
     expect(query && 'type' in query).toBe(true);
     expect(toText(query!)).toBe(
       toText(buildRelatedPageQuery(mapping, filtered.request, filtered.window, filtered.attributes)!),
+    );
+  });
+});
+
+describe('relatedListQuery (linkage and later related pages from a template, the parent slotted in)', () => {
+  // Linkage, a later page, and a sort by a text key (written per engine text order).
+  const suffixes = ['/links/concerns', '/concerns?page[number]=1', '/concerns?sort=-label,id&page[number]=2'];
+  it('writes what the whole list query writes, for any parent, sort and text order', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[0-9a-f][0-9a-f-]{0,15}$/),
+        fc.constantFrom(...suffixes),
+        fc.constantFrom('code point', 'UTF-16 code units' as const),
+        (id, suffix, order) => {
+          const [path, query = ''] = `/trade-activities/${id}${suffix}`.split('?') as [string, string?];
+          const plan = planRequest(mapping, parsePath(path), parseQuery(query), DEFAULT_DATASET_OPTIONS, []);
+          if (plan.kind === 'resource' || plan.kind === 'related-one') throw new Error(`${path} is no list`);
+          const window = { limit: 20, offset: 20 };
+          expect(toText(relatedListQuery(mapping, plan.list, window), order)).toBe(
+            toText(buildListQuery(mapping, plan.list, window), order),
+          );
+        },
+      ),
     );
   });
 });
