@@ -121,6 +121,11 @@ export interface ConcurrentResult {
   readonly failed: number;
   /** What the failures were: answers by status code (`"502": 12`), `errors` and `timeouts`. */
   readonly failures?: Readonly<Record<string, number>>;
+  /**
+   * The load generator's own CPU per completed request (ms, its warm-up included): it shares the
+   * machine's cores with the server and the store, which a front-end's clients don't.
+   */
+  readonly clientCpuMs?: number;
 }
 
 /** A concurrent run left out because the shape is too slow for it; `reason` says why. */
@@ -159,18 +164,22 @@ export async function waitIdle(probe: () => Promise<number>, idleMs: number, lim
 const WARMUP_SECONDS = 1;
 
 /**
- * Drives the server with autocannon's programmatic API: `connections` keep-alive connections,
- * each cycling through the rotation of paths, for `seconds`, after a warm-up of
- * {@link WARMUP_SECONDS}. With a function instead, every request of every connection takes the
- * path it gives next (a path never sent before).
+ * Drives the server with autocannon's programmatic API: `connections` keep-alive connections for
+ * `seconds`, after a warm-up of {@link WARMUP_SECONDS}; every request of every connection takes
+ * the path `next` gives (the next of a rotation, `shapes.ts` sequence, or one never sent before),
+ * so requests in flight at once ask for different resources, as a front-end's users do. (Given
+ * the rotation as a list instead, autocannon sends it from its start on every connection, all in
+ * step: ten connections asked for the same resource at once, which the store and the server
+ * answer more cheaply than a front-end's spread of resources; `docs/performance.md`.)
  */
 export async function concurrentServer(
   base: string,
-  paths: readonly string[] | (() => string),
+  next: () => string,
   accept: string,
   connections: number,
   seconds: number,
 ): Promise<ConcurrentResult> {
+  const cpu = process.cpuUsage();
   const result = await autocannon({
     url: base,
     connections,
@@ -179,11 +188,11 @@ export async function concurrentServer(
     ...({ warmup: { connections, duration: WARMUP_SECONDS } } as object),
     // A sort over 1M triples under 50 connections can queue for many seconds: that is a figure, not a failure.
     timeout: 120,
-    requests:
-      typeof paths === 'function'
-        ? [{ method: 'GET' as const, headers: { accept }, setupRequest: (request) => ({ ...request, path: paths() }) }]
-        : paths.map((path) => ({ method: 'GET' as const, path, headers: { accept } })),
+    requests: [
+      { method: 'GET' as const, headers: { accept }, setupRequest: (request) => ({ ...request, path: next() }) },
+    ],
   });
+  const { user, system } = process.cpuUsage(cpu);
   const completed = result['2xx'];
   const failures: Record<string, number> = {};
   for (const [code, { count = 0 } = {}] of Object.entries(result.statusCodeStats ?? {}))
@@ -198,6 +207,7 @@ export async function concurrentServer(
     completed,
     failed: result.non2xx + result.errors + result.timeouts,
     ...(Object.keys(failures).length > 0 && { failures }),
+    ...(completed > 0 && { clientCpuMs: (user + system) / 1000 / completed }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ConcurrentResult, SkippedRun } from './measure.js';
+import { type Overhead, overhead } from './overhead.js';
 import { compareWithPeer, MU_CL_RESOURCES } from './reference.js';
 import type { MachineInfo, RunResult, StoreResult } from './results.js';
 import { evaluateTargets } from './targets.js';
@@ -31,6 +32,24 @@ const concurrent = (c: ConcurrentResult | SkippedRun | undefined) =>
         ? `none completed${failedNote(c)}`
         : `${rate(c.requestsPerSecond)} (${fixed(c.p50)}/${fixed(c.p99)})${failedNote(c)}`;
 const MB = 2 ** 20;
+/** Server − floor, with its budget and ✗ over it where the shape has one. */
+const addedCell = ({ addedMs, budgetMs }: Overhead) =>
+  budgetMs === undefined
+    ? fixed(addedMs, 2)
+    : `${fixed(addedMs, 2)} (≤ ${fixed(budgetMs, 2)})${addedMs > budgetMs ? ' ✗' : ''}`;
+
+/**
+ * What the load generator spent per single-resource request at each connection count: CPU taken
+ * from the cores the server and the store share, which a front-end's clients don't take.
+ */
+function clientCpu(result: StoreResult): string | undefined {
+  const single = result.shapes.find((s) => s.key === 'single');
+  if (single?.status !== 'ok') return undefined;
+  const runs = single.concurrent.flatMap((c) =>
+    'clientCpuMs' in c && c.clientCpuMs !== undefined ? [`${fixed(c.clientCpuMs, 3)} ms at ${c.connections} conn`] : [],
+  );
+  return runs.length === 0 ? undefined : runs.join(', ');
+}
 
 /** One line about the machine and the date, for the table and the chart. */
 export function machineLine(machine: MachineInfo, date: string): string {
@@ -39,7 +58,9 @@ export function machineLine(machine: MachineInfo, date: string): string {
 
 /**
  * The per-shape figures of one store at one size as a markdown table: queries, sequential
- * latency of server and floor, their ratio, store time, and throughput under load.
+ * latency of server and floor, what the server adds (server ÷ (floor + bare hop), and server −
+ * floor in ms against its budget where a shape has one: `overhead.ts`), store time, and
+ * throughput under load.
  *
  * @example console.log(storeTable(result, [10, 50]))
  */
@@ -49,7 +70,8 @@ export function storeTable(result: StoreResult, connections: readonly number[]):
     'queries (budget)',
     'server p50/p95 ms',
     'floor p50/p95 ms',
-    'server ÷ floor',
+    'server ÷ (floor + hop)',
+    'added ms (budget)',
     'store ms p50',
     ...connections.map((c) => `${c} conn req/s (p50/p99 ms)`),
     `floor ${connections[0]} conn req/s`,
@@ -59,12 +81,14 @@ export function storeTable(result: StoreResult, connections: readonly number[]):
     const { sequential: seq } = shape;
     const queries =
       seq.queries.min === seq.queries.max ? String(seq.queries.max) : `${seq.queries.min}–${seq.queries.max}`;
+    const added = overhead(shape, result.hop);
     return [
       shape.label,
       `${queries} (≤ ${shape.queryBudget})${seq.queries.max > shape.queryBudget ? ' ✗' : ''}`,
       `${fixed(seq.server.p50)} / ${fixed(seq.server.p95)}`,
       `${fixed(seq.floor.p50)} / ${fixed(seq.floor.p95)}`,
-      seq.queries.max === 0 ? '– (no query)' : fixed(seq.server.p50 / seq.floor.p50, 2),
+      added === undefined ? '– (no query)' : added.hopRatio === undefined ? '– (no hop)' : fixed(added.hopRatio, 2),
+      added === undefined ? '–' : addedCell(added),
       fixed(seq.storeMs.p50),
       ...connections.map((c) => concurrent(shape.concurrent.find((r) => r.connections === c))),
       'skipped' in shape.floorConcurrent
@@ -152,6 +176,8 @@ export function renderRun(run: RunResult): string {
         'HTTP hop alone: a bare node:http server, same client',
         `p50 ${fixed(result.hop.p50)} ms, p95 ${fixed(result.hop.p95)} ms: the least any server adds to the floor's p50`,
       ]);
+    const client = clientCpu(result);
+    if (client) extras.push(['the load generator’s CPU per request (single resource)', client]);
     parts.push(markdownTable(['figure', 'value'], extras), '');
     if (result.compression)
       parts.push(

@@ -280,7 +280,7 @@ async function benchShape(
         concurrent.push(skip(connections));
         continue;
       }
-      concurrent.push(await concurrentServer(run.base, next ?? urls, shape.accept, connections, seconds));
+      concurrent.push(await concurrentServer(run.base, next ?? sequence(urls), shape.accept, connections, seconds));
       await run.settle();
     }
     const floorConnections = options.connections[0]!;
@@ -328,7 +328,7 @@ async function cachedRequest(
     if (warm.status !== 200) return { na: `HTTP ${warm.status}${errorDetail(warm.body)}` };
     const { connections, requestsPerSecond, p50, p99, failed } = await concurrentServer(
       server.url,
-      [path],
+      () => path,
       'application/vnd.api+json',
       options.connections[0]!,
       options.durationSeconds,

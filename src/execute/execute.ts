@@ -5,7 +5,7 @@ import { shownAttributes } from '../plan/shown-attributes.js';
 import { type Document, dataDocument, linkageDocument } from '../shape/documents.js';
 import type { PageBase } from '../shape/page-links.js';
 import { type Member, type ResourceObject, resourceObject } from '../shape/resource-objects.js';
-import { buildFetchQuery } from '../sparql/fetch-query.js';
+import { fetchQuery } from '../sparql/fetch-query.js';
 import type { Store } from '../store/store.js';
 import { type Inclusion, includeRelated } from './include-related.js';
 import { listPage, listWindow } from './list-page.js';
@@ -51,7 +51,7 @@ export async function execute(
       const [rows, early] = await Promise.all([
         runQuery(
           store,
-          buildFetchQuery(type, { lookup: plan.lookup }, shownAttributes(type, view.fields)),
+          fetchQuery(type, { lookup: plan.lookup }, shownAttributes(type, view.fields)),
           'light',
           'resource',
         ),
@@ -122,9 +122,7 @@ async function fetchResources(
   const fetch = !fetched && members.length > 0 && attributes.length > 0;
   if (fetch) trace.step('fetch', `the attributes of the page's ${members.length} resources, by VALUES`);
   const [rows, inclusion] = await Promise.all([
-    fetch
-      ? runQuery(store, buildFetchQuery(type, { iris: members.map((m) => m.iri) }, attributes), 'light', 'fetch')
-      : [],
+    fetch ? runQuery(store, fetchQuery(type, { iris: members.map((m) => m.iri) }, attributes), 'light', 'fetch') : [],
     include(view, type, members, store, linkBase, trace),
   ]);
   const values = fetched ?? groupValues(rows);

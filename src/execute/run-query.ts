@@ -1,10 +1,10 @@
 import type { SparqlQuery } from 'sparqljs';
 import type { ListRequest } from '../plan/plan.js';
-import { toText } from '../sparql/to-text.js';
+import { type FilledQuery, toText } from '../sparql/to-text.js';
 import type { Lane, Row, SelectOptions, Store } from '../store/store.js';
 
 /**
- * Sends a query built as a sparqljs AST to the store: AST → text (in the store's text order) → rows, in its admission lane,
+ * Sends a query built as a sparqljs AST (or a template's, filled) to the store: AST → text (in the store's text order) → rows, in its admission lane,
  * with a `label` saying what it is for (explain and the debug log show it). Every query the
  * executor sends goes through here.
  *
@@ -12,7 +12,7 @@ import type { Lane, Row, SelectOptions, Store } from '../store/store.js';
  */
 export function runQuery(
   store: Store,
-  query: SparqlQuery,
+  query: SparqlQuery | FilledQuery,
   lane: Lane,
   label: string,
   /** The text order to write it in: the store's found one unless given (the engine check's questions). */

@@ -1,9 +1,12 @@
+import { LRUCache } from 'lru-cache';
 import type { GroupPattern, Pattern, SelectQuery, VariableExpression, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
 import { bgp, bind, iri, literal, op, optional, triple, values, variable } from './ast.js';
 import { exactDoubleText } from './comparable.js';
 import { lookupPatterns } from './members.js';
+import { QueryTemplate } from './query-template.js';
+import type { FilledQuery } from './to-text.js';
 
 /** Whose attributes to fetch: known member IRIs (from a list query), or one request id to look up. */
 export type FetchSubjects = { readonly iris: readonly string[] } | { readonly lookup: IdLookup };
@@ -34,6 +37,46 @@ export function buildFetchQuery(
       : [...lookupPatterns(type, subjects.lookup, S), ...optionalAttributes(attributes, S, O)];
   return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [S, F, O, exactValue(O)], where };
 }
+
+/**
+ * Each type's fetch templates, by the shape of the fetch (`fetchQuery`). Sparse fieldsets and page
+ * sizes make many shapes possible: the most recently used are kept.
+ */
+const templates = new WeakMap<ResourceType, LRUCache<string, QueryTemplate>>();
+const TEMPLATES_PER_TYPE = 64;
+
+/**
+ * {@link buildFetchQuery}'s query from a template of the type and the fetch's shape (a lookup by
+ * IRI or by id literal, or that many IRIs; the attributes), with the IRIs or the id slotted in:
+ * its text is written once per shape (`query-template.ts`), not per request.
+ *
+ * @example toText(fetchQuery(concepts, { iris: ['http://linkedeconomy.org/resource/concept/0101'] }))
+ */
+export function fetchQuery(
+  type: ResourceType,
+  subjects: FetchSubjects,
+  attributes: readonly Attribute[] = [...type.attributes.values()],
+): FilledQuery {
+  const names = JSON.stringify(attributes.map((a) => a.name)); // unambiguous: a member name may hold a space
+  const lookup = 'lookup' in subjects ? subjects.lookup : undefined;
+  const values = 'iris' in subjects ? subjects.iris : [lookupValue(subjects.lookup)];
+  const key = `${lookup?.kind ?? values.length} ${names}`;
+  let byShape = templates.get(type);
+  if (!byShape) templates.set(type, (byShape = new LRUCache({ max: TEMPLATES_PER_TYPE })));
+  let template = byShape.get(key);
+  if (!template) {
+    const shaped = (slots: readonly string[]): FetchSubjects =>
+      lookup === undefined
+        ? { iris: slots }
+        : { lookup: lookup.kind === 'iri' ? { kind: 'iri', iri: slots[0]! } : { kind: 'literal', value: slots[0]! } };
+    template = new QueryTemplate((slots) => buildFetchQuery(type, shaped(slots), attributes));
+    byShape.set(key, template);
+  }
+  return template.fill(values);
+}
+
+/** The IRI or the id literal's text a lookup is for. */
+const lookupValue = (lookup: IdLookup) => (lookup.kind === 'iri' ? lookup.iri : lookup.value);
 
 /**
  * `{ subject <predicate> object BIND("name" AS ?f) } UNION …`: every value of the attributes, with

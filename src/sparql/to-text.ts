@@ -50,6 +50,12 @@ function createWriter(writeTextKey: (text: Expression) => Expression): Writer {
   return writer;
 }
 
+/** A query of a template (`query-template.ts`) with the values of its slots: its template writes it. */
+export interface FilledQuery {
+  readonly template: { write(values: readonly string[], textOrder: TextOrder): string };
+  readonly values: readonly string[];
+}
+
 /** One writer per text order, for the process: they are stateless, and our queries declare no prefixes. */
 const WRITERS: Record<TextOrder, Writer> = {
   'code point': createWriter((text) => text),
@@ -58,8 +64,15 @@ const WRITERS: Record<TextOrder, Writer> = {
 
 /**
  * Generates the SPARQL text of a query AST, with its text keys written for an engine that orders
- * text by `textOrder` (default: by code point, where a text key is the text itself).
+ * text by `textOrder` (default: by code point, where a text key is the text itself); or of a
+ * template's query with its terms (`query-template.ts`).
  */
-export function toText(query: SparqlQuery, textOrder: TextOrder = 'code point'): string {
+export function toText(query: SparqlQuery | FilledQuery, textOrder: TextOrder = 'code point'): string {
+  if (!('type' in query)) return query.template.write(query.values, textOrder);
   return WRITERS[textOrder].toQuery(query);
+}
+
+/** One term as the generator writes it inside a query (`<iri>`, `"text"@en`, `"x"^^<…#string>`). */
+export function termText(term: Term, textOrder: TextOrder = 'code point'): string {
+  return WRITERS[textOrder].toEntity(term);
 }

@@ -48,6 +48,7 @@ export function storeResult(overrides: Partial<StoreResult> = {}): StoreResult {
     ],
     interference: { alone: latency(2), withSlow: latency(30), slowCompleted: 3, delayP50: 28, delayP95: 56 },
     cache: { na: 'the server refused it' },
+    hop: latency(0.5),
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import type { Keyset, ListRequest, Window } from '../../plan/plan.js';
 import type { TextOrder } from '../../rdf/text-order.js';
 import type { KeyValue } from '../../request/cursor.js';
 import type { Member } from '../../shape/resource-objects.js';
+import type { FilledQuery } from '../../sparql/to-text.js';
 import type { Store } from '../../store/store.js';
 import type { FieldValues } from '../rows.js';
 import type { Trace } from '../trace.js';
@@ -60,7 +61,8 @@ export type StorePath =
   | {
       readonly kind: 'related-page';
       readonly read: ListRead;
-      readonly query: SelectQuery;
+      /** Written from a template of the page's shape (`sparql/parent-template.ts`) when the list has no filter. */
+      readonly query: SelectQuery | FilledQuery;
       readonly why: string;
       /** When a member came back with two ids: the window may have missed one. */
       readonly fallback: StorePath;

@@ -3,7 +3,8 @@ import type { ListRequest } from '../../plan/plan.js';
 import type { Cursor } from '../../request/cursor.js';
 import { valueOrder } from '../../request/filter-values.js';
 import { buildKeyHistogramQuery } from '../../sparql/key-histogram.js';
-import { buildKeyedWindowQuery, buildListQuery, buildRelatedPageQuery } from '../../sparql/list-query.js';
+import { buildKeyedWindowQuery, buildListQuery } from '../../sparql/list-query.js';
+import { relatedPageQuery } from '../../sparql/parent-template.js';
 import { toText } from '../../sparql/to-text.js';
 import type { AccessPath, ListRead, ListTraits, PathName, StorePath } from './access-path.js';
 
@@ -20,7 +21,7 @@ class Candidate {
     return text !== undefined && !traits.manyValues(text) ? text : undefined;
   });
   readonly relatedPage = once(() =>
-    buildRelatedPageQuery(this.mapping, this.read.request, this.read.window, this.read.attributes),
+    relatedPageQuery(this.mapping, this.read.request, this.read.window, this.read.attributes),
   );
   readonly keyed = once(() =>
     buildKeyedWindowQuery(this.mapping, this.read.request, this.read.window, this.traits.oneGraph),

@@ -1,4 +1,4 @@
-import { buildListQuery } from '../../sparql/list-query.js';
+import { relatedListQuery } from '../../sparql/parent-template.js';
 import { membersOf } from '../rows.js';
 import { listLane, runQuery } from '../run-query.js';
 import type { PathContext, PathRead, StorePath } from './access-path.js';
@@ -18,7 +18,7 @@ export async function readRelatedList(
   const { request, window } = path.read;
   const rows = await runQuery(
     context.store,
-    buildListQuery(context.mapping, request, window),
+    relatedListQuery(context.mapping, request, window),
     listLane(request),
     'list',
   );

@@ -1,0 +1,76 @@
+import { LRUCache } from 'lru-cache';
+import type { SelectQuery } from 'sparqljs';
+import type { IdLookup } from '../mapping/ids.js';
+import type { Attribute, Mapping, ResourceType } from '../mapping/model.js';
+import type { ListRequest, Window } from '../plan/plan.js';
+import { buildListQuery, buildRelatedPageQuery } from './list-query.js';
+import { QueryTemplate } from './query-template.js';
+import type { FilledQuery } from './to-text.js';
+
+/**
+ * Each parent type's templates of related lists, by the query's shape; `null` for a shape that
+ * has no such query. Page sizes, offsets, sorts and fieldsets make many shapes possible: the most
+ * recently used are kept.
+ */
+const templates = new WeakMap<ResourceType, LRUCache<string, { template: QueryTemplate | null }>>();
+const TEMPLATES_PER_TYPE = 64;
+
+/**
+ * {@link buildRelatedPageQuery}'s query (the first page of a related list with its members'
+ * values) from a template of the page's shape, the parent's IRI or id slotted in.
+ *
+ * @example relatedPageQuery(mapping, { type: concepts, parent, sort: concepts.defaultSort, filters: [] }, { limit: 20, offset: 0 }, [notation, label])
+ */
+export function relatedPageQuery(
+  mapping: Mapping,
+  request: ListRequest,
+  window: Window,
+  attributes: readonly Attribute[],
+): SelectQuery | FilledQuery | undefined {
+  const names = attributes.map((a) => a.name);
+  return withParentSlot(request, ['page', window, names], (r) => buildRelatedPageQuery(mapping, r, window, attributes));
+}
+
+/**
+ * {@link buildListQuery}'s window of a related list (a relationship's linkage, a later page) from
+ * a template of its shape, the parent's IRI or id slotted in.
+ *
+ * @example relatedListQuery(mapping, { type: concepts, parent, sort: concepts.defaultSort, filters: [] }, { limit: 20, offset: 0 })
+ */
+export function relatedListQuery(mapping: Mapping, request: ListRequest, window: Window): SelectQuery | FilledQuery {
+  return withParentSlot(request, ['list', window], (r) => buildListQuery(mapping, r, window))!;
+}
+
+/**
+ * The query `build` makes of `request`, from a template of its shape (`query-template.ts`) with
+ * the parent's IRI or id slotted in, so that a related list's text is written once per shape, not
+ * per request. `shape` holds whatever else the query depends on beside the request's parent,
+ * type, relationship, lookup kind and sort. A list without parent, or with filters (whose values
+ * the template would have to hold), is built whole. `undefined` where `build` gives none.
+ */
+function withParentSlot(
+  request: ListRequest,
+  shape: readonly unknown[],
+  build: (request: ListRequest) => SelectQuery | undefined,
+): SelectQuery | FilledQuery | undefined {
+  const { parent } = request;
+  if (!parent || request.filters.length > 0) return build(request);
+  const key = JSON.stringify([
+    parent.relationship.name,
+    parent.lookup.kind,
+    request.sort.map((k) => [k.field, k.descending]),
+    ...shape,
+  ]);
+  let byShape = templates.get(parent.type);
+  if (!byShape) templates.set(parent.type, (byShape = new LRUCache({ max: TEMPLATES_PER_TYPE })));
+  let entry = byShape.get(key);
+  if (!entry) {
+    const lookup = (value: string): IdLookup =>
+      parent.lookup.kind === 'iri' ? { kind: 'iri', iri: value } : { kind: 'literal', value };
+    const withParent = ([value]: readonly string[]) =>
+      build({ ...request, parent: { ...parent, lookup: lookup(value!) } });
+    entry = { template: withParent(['']) ? new QueryTemplate((values) => withParent(values)!) : null };
+    byShape.set(key, entry);
+  }
+  return entry.template?.fill([parent.lookup.kind === 'iri' ? parent.lookup.iri : parent.lookup.value]);
+}
