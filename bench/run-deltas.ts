@@ -193,7 +193,7 @@ async function measureShape(
   const { durationSeconds: seconds } = options;
   const connections = options.connections[0]!;
   const concurrent = concurrencyFits(sequential.p50, connections, seconds)
-    ? await concurrentServer(base, next ?? urls, shape.accept, connections, seconds)
+    ? await concurrentServer(base, next ?? sequence(urls), shape.accept, connections, seconds)
     : {
         connections,
         skipped: `p50 ${(sequential.p50 / 1000).toFixed(1)} s × ${connections} connections is more than a ${seconds} s run can measure`,

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
+import SimpleClient from 'sparql-http-client/SimpleClient.js';
 import { type Dispatcher, Pool } from 'undici';
 import { deadlineSignal } from './deadline-signal.js';
 import { endpointDescription } from './endpoint-description.js';
 import { describeFetchError as describe, retryStaleSocket } from './fetch-retry.js';
 import { LaneGate, type LaneLimits, type LaneLimitsInput, laneLimits } from './lane-gate.js';
 import { parseSelectResults } from './parse-select-results.js';
-import { type ProtocolRequest, protocolRequests } from './protocol-request.js';
 import { type Row, type SelectOptions, type Store, StoreError } from './store.js';
 
 export interface HttpStoreOptions {
@@ -57,9 +57,12 @@ export interface HttpStore extends Store {
   readonly connections: number;
 }
 
+/** Longer queries are POSTed (form-encoded): URLs past a few KB are refused by some servers and proxies. */
+const MAX_GET_QUERY_LENGTH = 1500;
+
 /**
  * Creates a store for any SPARQL 1.1 endpoint. SELECT results are requested as
- * `application/sparql-results+json` (the protocol request of `protocol-request.ts`) over a pool
+ * `application/sparql-results+json` (the protocol request built by sparql-http-client) over a pool
  * of keep-alive connections (undici's request() on an undici Pool), at most {@link httpConnections}
  * (`queries.light + queries.heavy`) of them, admitted per lane by a {@link LaneGate}; the store
  * shows both bounds ({@link HttpStore}). An idle connection is closed after
@@ -96,9 +99,23 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
   const where = endpointDescription(endpointUrl, graph);
   let closed = false;
 
-  const requestOf = protocolRequests(new URL(endpointUrl), { graph, user, password });
   /** One attempt; rejects with undici's own error (classified by the caller). */
-  const send = (query: string, signal: AbortSignal): Promise<Answer> => sendOnPool(pool, requestOf(query), signal);
+  const send = (query: string, signal: AbortSignal): Promise<Answer> => {
+    // sparql-http-client builds the protocol request (GET, or a POSTed form past a few KB;
+    // default-graph-uri; Basic auth) and hands it to this "fetch", which sends it on the pool with
+    // undici's request(): a third of the CPU of undici's fetch per query (its WHATWG Request,
+    // Response and streams), which a single-resource request pays once per query.
+    const client = new SimpleClient({
+      endpointUrl,
+      ...(user !== undefined && password !== undefined ? { user, password } : {}),
+      fetch: ((input: string | URL, init: { method: string; headers: Headers; body?: string }) =>
+        sendOnPool(pool, input, init, signal)) as unknown as typeof fetch,
+    });
+    return client.query.select(query, {
+      operation: query.length > MAX_GET_QUERY_LENGTH ? 'postUrlencoded' : 'get',
+      ...(graph !== undefined ? { defaultGraph: graph } : {}),
+    }) as unknown as Promise<Answer>;
+  };
 
   /** The request and its answer's body, read whole: the connection is the lane's until then. */
   const exchange = async (query: string, signal: AbortSignal): Promise<Row[]> => {
@@ -170,10 +187,19 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
 /** An answer of undici's request(): status, headers (lower-case names) and the body to read. */
 type Answer = Dispatcher.ResponseData;
 
-/**
- * Sends a protocol request on `pool` with undici's request(): a third of the CPU of undici's fetch
- * per query (its WHATWG Request, Response and streams), which a single-resource request pays once.
- */
-function sendOnPool(pool: Pool, request: ProtocolRequest, signal: AbortSignal): Promise<Answer> {
-  return pool.request({ ...request, signal });
+/** Sends what sparql-http-client built for fetch on `pool`, with undici's request(). */
+function sendOnPool(
+  pool: Pool,
+  input: string | URL,
+  init: { method: string; headers: Headers; body?: string },
+  signal: AbortSignal,
+): Promise<Answer> {
+  const url = typeof input === 'string' ? new URL(input) : input;
+  return pool.request({
+    path: url.pathname + url.search,
+    method: init.method as Dispatcher.HttpMethod,
+    headers: Object.fromEntries(init.headers),
+    ...(init.body !== undefined ? { body: init.body } : {}),
+    signal,
+  });
 }
