@@ -13,14 +13,13 @@ import {
 } from '../../bench/deltas-report.js';
 import { MU_CL_RESOURCES } from '../../bench/reference.js';
 import { WindowCache } from '../../src/execute/window-cache.js';
-import { DeltaMetrics } from '../../src/http/delta-metrics.js';
 import { Metrics } from '../../src/http/metrics.js';
 import { latency } from './results-fixtures.js';
 
 /** A server's metrics as the app keeps them: the response cache's lookups, a window cache, deltas. */
 function serverMetrics() {
   const metrics = new Metrics({ datasets: ['bench'], defaultDataset: 'bench' });
-  const deltas = new DeltaMetrics(metrics.registry);
+  const { deltas } = metrics;
   const cache = new WindowCache();
   metrics.watchWindowCache(cache);
   const windows = cache.forDataset('bench', Number.POSITIVE_INFINITY)!;
