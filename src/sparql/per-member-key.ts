@@ -9,13 +9,16 @@ import { linkTriple, memberPatterns } from './members.js';
 /**
  * A text sort key that may have several values (a to-many path, a language to choose), computed
  * per member in sub-selects that each store plans well: first per resource at the end of the path
- * (each concept's least label), then per member over the path's hops (each activity's least
- * concept key). The list query joins it to the members in one UNION branch, with a branch that
- * gives every member the {@link PerMemberKey.placeholder}, and groups by member: the aggregate then
- * holds the member's key, or the placeholder when it has none. Not an OPTIONAL: Virtuoso runs an
- * OPTIONAL sub-select once per member (1.1 s over 70,000 activities at 1M triples, against 0.4 s
- * for this form), and Oxigraph's plan for an OPTIONAL path inside a GROUP BY grows with the square
- * of the members (more than 60 s at 1M).
+ * (each concept's least label), then one level per hop back to the members (each activity's
+ * least concept key; see {@link perMemberKey}). The list query joins it to the members in one
+ * UNION branch, with a branch that gives every member the {@link PerMemberKey.placeholder}, and
+ * groups by member: the aggregate then holds the member's key, or the placeholder when it has
+ * none. Not an OPTIONAL: Virtuoso runs an OPTIONAL sub-select once per member (1.1 s over 70,000
+ * activities at 1M triples, against 0.4 s for this form), and Oxigraph's plan for an OPTIONAL
+ * path inside a GROUP BY grows with the square of the members (more than 60 s at 1M). Oxigraph
+ * alone would read the whole list faster with the sub-select in an OPTIONAL and no GROUP BY (1.8 s
+ * of CPU against 2.5 for this form, 70,000 activities by -concerns.label), but Virtuoso slower
+ * (3.4 s against 2.4), so the form stays.
  *
  * Values are text with a tier character in front (the language tier, `language-tier.ts`, or "0"
  * for a key in no language), so MIN (MAX descending) picks the preferred language first; the
