@@ -4,18 +4,21 @@ import type { ListRequest } from '../plan/plan.js';
 import { valueOrder } from '../request/filter-values.js';
 import { aggregate, bgp, iri, triple, variable } from './ast.js';
 import { strictLanguageFilter, tieredText } from './language-tier.js';
-import { hopPatterns, memberPatterns } from './members.js';
+import { linkTriple, memberPatterns } from './members.js';
 
 /**
  * A text sort key that may have several values (a to-many path, a language to choose), computed
  * per member in sub-selects that each store plans well: first per resource at the end of the path
- * (each concept's least label), then per member over the path's hops (each activity's least
- * concept key). The list query joins it to the members in one UNION branch, with a branch that
- * gives every member the {@link PerMemberKey.placeholder}, and groups by member: the aggregate then
- * holds the member's key, or the placeholder when it has none. Not an OPTIONAL: Virtuoso runs an
- * OPTIONAL sub-select once per member (1.1 s over 70,000 activities at 1M triples, against 0.4 s
- * for this form), and Oxigraph's plan for an OPTIONAL path inside a GROUP BY grows with the square
- * of the members (more than 60 s at 1M).
+ * (each concept's least label), then one level per hop back to the members (each activity's
+ * least concept key; see {@link perMemberKey}). The list query joins it to the members in one
+ * UNION branch, with a branch that gives every member the {@link PerMemberKey.placeholder}, and
+ * groups by member: the aggregate then holds the member's key, or the placeholder when it has
+ * none. Not an OPTIONAL: Virtuoso runs an OPTIONAL sub-select once per member (1.1 s over 70,000
+ * activities at 1M triples, against 0.4 s for this form), and Oxigraph's plan for an OPTIONAL
+ * path inside a GROUP BY grows with the square of the members (more than 60 s at 1M). Oxigraph
+ * alone would read the whole list faster with the sub-select in an OPTIONAL and no GROUP BY (1.8 s
+ * of CPU against 2.5 for this form, 70,000 activities by -concerns.label), but Virtuoso slower
+ * (3.4 s against 2.4), so the form stays.
  *
  * Values are text with a tier character in front (the language tier, `language-tier.ts`, or "0"
  * for a key in no language), so MIN (MAX descending) picks the preferred language first; the
@@ -59,28 +62,49 @@ export function tieredKeyText(value: string): string | null {
 /**
  * The per-member sub-select of sort key `i` for members bound to `subject` (see {@link PerMemberKey}).
  *
+ * Nested one level per hop, from the end of the path back to the members: each resource at the
+ * end gets its least (greatest) tiered value, each resource a hop before it the least of the keys
+ * of the resources its hop leads to (its own membership checked in its group), and so on to the
+ * members. The least of the least values is the least value along every path, so the key is the
+ * same as over the whole path at once; but each level groups the few resources of its type, not
+ * every member's paths: through two to-many hops (`concerns.broader-concepts.notation`, 2,000
+ * concepts under 70,000 activities at 1M triples) Virtuoso spent 510 ms of CPU on a page of the
+ * flat form, 290 on this one, what one hop costs.
+ *
  * @example perMemberKey(mapping, parseSort('concerns.label', mapping, activities)[0], 0, variable('s'))
  */
 export function perMemberKey(mapping: Mapping, key: SortKey, i: number, subject: VariableTerm): PerMemberKey {
   const end = key.path.end as Attribute;
+  const { hops } = key.path;
   const useMax = key.descending && key.path.multiValued;
   const aggregation = useMax ? 'max' : 'min';
   const placeholder = useMax ? '' : '~';
   const value = variable(`t${i}`);
-  // The resources at the end of the path (their membership checked there), then each one's key:
-  // its least (greatest) tiered value.
-  const path = hopPatterns(mapping, key.path.hops, subject, (j) => variable(`k${i}_${j}`), false);
-  const endTarget = key.path.hops.at(-1)?.target;
+  const target = (j: number) => variable(`k${i}_${j}`);
+  // The key of the resource hop j leads to: `?c<i>` at the end of the path.
+  const keyOf = (j: number) => (j === -1 ? value : variable(j === hops.length - 1 ? `c${i}` : `c${i}_${j}`));
+  const member = (j: number) => {
+    const type = hops[j]?.target;
+    return type === undefined ? [] : memberPatterns(mapping.types.get(type)!, target(j));
+  };
+  // The resources at the end of the path (the members themselves without a hop), each one's key.
+  const last = hops.length - 1;
+  const at = last === -1 ? subject : target(last);
   const endValue = variable(`k${i}`);
-  const endKey = key.path.hops.length === 0 ? value : variable(`c${i}`);
-  const perEnd = groupedSelect(path.end, aggregation, tieredText(endValue, end, useMax ? 'high' : 'low'), endKey, [
-    ...(endTarget === undefined ? [] : memberPatterns(mapping.types.get(endTarget)!, path.end)),
-    bgp(triple(path.end, iri(end.predicate), endValue)),
+  let pattern = groupedSelect(at, aggregation, tieredText(endValue, end, useMax ? 'high' : 'low'), keyOf(last), [
+    ...member(last),
+    bgp(triple(at, iri(end.predicate), endValue)),
     ...strictLanguageFilter(endValue, end),
   ]);
-  if (key.path.hops.length === 0) return { pattern: perEnd, value, aggregation, placeholder };
-  // The member's key: over the hops to those resources, the least (greatest) of their keys.
-  const pattern = groupedSelect(subject, aggregation, endKey, value, [...path.patterns, perEnd]);
+  // Back along the hops: each resource's key over the hop that leaves it.
+  for (let j = last; j >= 0; j--) {
+    const from = j === 0 ? subject : target(j - 1);
+    pattern = groupedSelect(from, aggregation, keyOf(j), keyOf(j - 1), [
+      ...member(j - 1),
+      bgp(linkTriple(hops[j]!, from, target(j))),
+      pattern,
+    ]);
+  }
   return { pattern, value, aggregation, placeholder };
 }
 
