@@ -60,6 +60,8 @@ export async function execute(
       const values = groupValues(rows);
       const iri = values.keys().next().value;
       if (iri === undefined) throw notFound(`There is no ${type.name} with this id.`);
+      // Two resources sharing a `predicate` id: which one shows is the store's pick, read of neither alone.
+      if (values.size === 1) trace.found = iri;
       const member = { iri, id: plan.id };
       const inclusion = known ? early : await include(view, type, [member], store, links.linkBase, trace);
       const resource = resourceObject(type, member, values.get(iri), links.linkBase, {

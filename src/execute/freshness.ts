@@ -22,6 +22,12 @@ export interface Reading {
  * freshness.fresh({ dataset: 'sample', reads: ['http://purl.org/dc/terms/title'], stamp }); // false
  */
 export class Freshness {
+  /**
+   * @param maxChanges How many changed IRIs and resource keys a dataset's ledger remembers; past
+   *   it the older half is forgotten, and readings older than what was forgotten count as stale.
+   */
+  constructor(private readonly maxChanges = 100_000) {}
+
   private clock = 0;
   private readonly changes = new Map<string, Map<string, number>>();
   private readonly wholeChanges = new Map<string, number>();
@@ -36,7 +42,27 @@ export class Freshness {
     const at = ++this.clock;
     let changes = this.changes.get(dataset);
     if (!changes) this.changes.set(dataset, (changes = new Map()));
-    for (const iri of iris) changes.set(iri, at);
+    // Kept in the order they last changed, the oldest first, for forget().
+    for (const iri of iris) {
+      changes.delete(iri);
+      changes.set(iri, at);
+    }
+    if (changes.size > this.maxChanges) this.forget(dataset, changes);
+  }
+
+  /**
+   * Bounds a dataset's ledger (resource keys grow with the resources that change): forgets its
+   * older half, as if the dataset had changed whole when the last forgotten key changed, so that
+   * a reading that may have read one of them is stale.
+   */
+  private forget(dataset: string, changes: Map<string, number>): void {
+    let floor = 0;
+    for (const [iri, at] of changes) {
+      if (changes.size <= this.maxChanges / 2) break;
+      changes.delete(iri);
+      floor = at;
+    }
+    this.wholeChanges.set(dataset, Math.max(this.wholeChanges.get(dataset) ?? 0, floor));
   }
 
   /** Records that anything in `dataset` may have changed. */

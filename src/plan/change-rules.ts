@@ -15,7 +15,8 @@ export type ChangeRule =
 /**
  * What a change can make stale, one row per rule: the table docs/live-data.md repeats (a unit test
  * checks that they agree). Cache entries are keyed by the IRIs their answers read
- * (`plan-reads.ts`), so a row names the IRIs a triple marks as changed; an entry that read none of
+ * (`plan-reads.ts`), and an answer about one resource by the {@link resourceKey}s of the predicates
+ * it reads of it, so a row names the keys a triple marks as changed; an entry that read none of
  * them is kept. Where a rule cannot be sure, it marks more, never less.
  */
 export const CHANGE_RULES: Readonly<Record<ChangeRule, { readonly change: string; readonly drops: string }>> = {
@@ -28,12 +29,13 @@ export const CHANGE_RULES: Readonly<Record<ChangeRule, { readonly change: string
   'mapped-predicate': {
     change: 'a predicate an attribute, a relationship (either direction) or an id strategy uses',
     drops:
-      'entries that read that predicate: lists sorted or filtered through it, documents of the types on either end, their related lists, linkage and includes',
+      'entries that read that predicate: lists sorted or filtered through it, lists of the types on either end, includes, documents of an id it is the predicate of, documents that link to such an id; and entries that read it of the resource on either end only: that resource’s document, the related lists and linkage of that parent',
   },
   'unmapped-predicate': { change: 'a predicate no mapping reads', drops: 'nothing' },
   'blank-node': {
     change: 'a blank node as subject or object',
-    drops: 'as its predicate says: entries are keyed by predicates and classes, never by resource',
+    drops:
+      'as its predicate says, and entries that read that predicate of any resource: a blank node’s label is not trusted to name one resource',
   },
   'other-graph': {
     change: 'a `graph` other than the one the dataset reads',
@@ -42,11 +44,24 @@ export const CHANGE_RULES: Readonly<Record<ChangeRule, { readonly change: string
   'invalid-body': { change: 'a body that is not a valid delta', drops: 'every entry of every dataset (whole drop)' },
 };
 
-/** What one changed triple marks as changed in one dataset: IRIs, under a rule. */
+/** What one changed triple marks as changed in one dataset: IRIs and resource keys, under a rule. */
 export interface ChangeEffect {
   readonly rule: ChangeRule;
-  /** IRIs whose readers are stale; empty when the rule drops nothing. */
+  /** IRIs and {@link resourceKey}s whose readers are stale; empty when the rule drops nothing. */
   readonly iris: readonly string[];
+}
+
+/**
+ * The ledger key of the triples of `predicate` that have `resource` at either end (subject or
+ * object): what an answer about one resource reads instead of the bare predicate (`plan-reads.ts`),
+ * so that a change to another resource's triples keeps it. Without a resource, the key of a
+ * change whose end can't be told (a blank node): every reader of one resource's key reads it too.
+ * Angle brackets keep an IRI apart from the wildcard and from the predicate.
+ *
+ * @example resourceKey('http://purl.org/dc/terms/title', 'http://x/a') // 'http://purl.org/dc/terms/title <http://x/a>'
+ */
+export function resourceKey(predicate: string, resource?: string): string {
+  return resource === undefined ? `${predicate} *` : `${predicate} <${resource}>`;
 }
 
 /**
@@ -78,20 +93,28 @@ export function changeRules(mapping: Mapping, graph?: string) {
     },
   };
 
-  function mapped({ predicate, object }: DeltaTriple): ChangeEffect {
+  function mapped(triple: DeltaTriple): ChangeEffect {
+    const { predicate, object } = triple;
+    // The bare predicate for whoever reads it of many resources, the key of each end for the answers about one.
+    const read = predicates.has(predicate.value) ? [predicate.value, ...endKeys(triple)] : [];
     if (predicate.value === RDF_TYPE) {
       // A predicate of the mapping could be rdf:type itself (an attribute showing a resource's
       // classes): then every rdf:type change is one of that predicate too.
-      const iris = [
-        ...(classes.has(object.value) ? [object.value] : []),
-        ...(predicates.has(RDF_TYPE) ? [RDF_TYPE] : []),
-      ];
+      const iris = [...(classes.has(object.value) ? [object.value] : []), ...read];
       return { rule: iris.length ? 'mapped-class' : 'unmapped-class', iris };
     }
-    return predicates.has(predicate.value)
-      ? { rule: 'mapped-predicate', iris: [predicate.value] }
-      : { rule: 'unmapped-predicate', iris: [] };
+    return read.length ? { rule: 'mapped-predicate', iris: read } : { rule: 'unmapped-predicate', iris: [] };
   }
+}
+
+/** The {@link resourceKey}s of a triple's ends: an IRI's own, the wildcard for a blank node, none for a literal. */
+function endKeys({ subject, predicate, object }: DeltaTriple): string[] {
+  const keys = new Set<string>();
+  for (const end of [subject, object]) {
+    if (end.type === 'uri') keys.add(resourceKey(predicate.value, end.value));
+    else if (end.type === 'bnode') keys.add(resourceKey(predicate.value));
+  }
+  return [...keys];
 }
 
 /** A dataset's compiled rules. */

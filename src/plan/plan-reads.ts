@@ -1,5 +1,6 @@
 import type { Attribute, Mapping, Relationship, ResourceType } from '../mapping/model.js';
-import type { ListRequest } from './plan.js';
+import { resourceKey } from './change-rules.js';
+import type { ListRequest, ParentRef, Plan } from './plan.js';
 
 /**
  * The IRIs an answer can depend on: for every resource type the plan (or list request) touches,
@@ -10,22 +11,32 @@ import type { ListRequest } from './plan.js';
  * to triples of other predicates, or to `rdf:type` with another class, leave the answer as it is
  * (`change-rules.ts`), so a cache entry is dropped only when one of these changed.
  *
+ * An answer about one resource whose IRI is known (the plan's, or `found`: the IRI the store gave
+ * for a `predicate` id) reads the predicates of that resource by its {@link resourceKey}s instead:
+ * a single resource's attributes and relationships, a related or relationship URL's relationship
+ * of its parent. The rest stays keyed by bare IRIs: the resource's class and id predicate, and
+ * whatever else the plan touches (its include, the listed type of a related URL).
+ *
  * The plan is walked whole rather than field by field, so that a new kind of filter or path
  * cannot be forgotten: whatever mapping part it holds is found.
  *
  * @example planReads(mapping, planRequest(mapping, route, parameters, options, profiles))
  */
-export function planReads(mapping: Mapping, plan: object): string[] {
-  const { types } = walk(mapping, plan);
+export function planReads(mapping: Mapping, plan: Plan, found?: string): string[] {
+  const one = oneResource(plan, found);
+  const { types } = walk(mapping, one ? one.rest : plan);
   const reads = new Set<string>();
   for (const type of types) {
     typeReads(type, reads);
-    for (const relationship of type.relationships.values()) {
-      reads.add(relationship.predicate);
-      const target = mapping.types.get(relationship.target);
-      if (target) identityReads(target, reads);
-    }
+    for (const relationship of type.relationships.values()) relationshipReads(mapping, relationship, reads);
   }
+  if (one?.type) {
+    identityReads(one.type, reads);
+    for (const attribute of one.type.attributes.values()) keyReads(attribute.predicate, one.iri, reads);
+    for (const relationship of one.type.relationships.values())
+      relationshipReads(mapping, relationship, reads, one.iri);
+  }
+  if (one?.parent) parentReads(mapping, one.parent, one.iri, reads);
   return [...reads];
 }
 
@@ -35,12 +46,16 @@ export function planReads(mapping: Mapping, plan: object): string[] {
  * predicate, and only the predicates its sort keys, filters and parent follow, with the class and
  * id predicate of each type they reach (a member of a hop must be of its type). The attributes the
  * page shows are read by another query, after the list: a change to them leaves the list as it is.
+ * A parent known by its IRI is read by its {@link resourceKey} (as in {@link planReads}).
  *
  * @example listReads(mapping, { type, sort: type.defaultSort, filters: [] })
  */
 export function listReads(mapping: Mapping, request: ListRequest): string[] {
-  const { types, relationships, attributes } = walk(mapping, request);
+  const parentIri = request.parent?.lookup.kind === 'iri' ? request.parent.lookup.iri : undefined;
+  // A parent known by its IRI: its relationship is read of it alone.
+  const { types, relationships, attributes } = walk(mapping, parentIri ? { ...request, parent: undefined } : request);
   const reads = new Set<string>();
+  if (parentIri) parentReads(mapping, request.parent!, parentIri, reads);
   for (const type of types) identityReads(type, reads);
   for (const relationship of relationships) reads.add(relationship.predicate);
   for (const attribute of attributes) reads.add(attribute.predicate);
@@ -74,6 +89,41 @@ function walk(mapping: Mapping, value: object) {
   };
   visit(value);
   return { types, relationships, attributes };
+}
+
+/**
+ * The one resource an answer is about, if its IRI is known, and what of the plan is read of other
+ * resources (`rest`, walked as usual): a single resource's document (its `type`), or the list of
+ * a related or relationship URL (its `parent`).
+ */
+function oneResource(plan: Plan, found: string | undefined) {
+  if (plan.kind === 'resource') {
+    const iri = plan.lookup.kind === 'iri' ? plan.lookup.iri : found;
+    return iri === undefined ? undefined : { iri, type: plan.type, rest: plan.view };
+  }
+  const { parent } = plan.list;
+  if (parent?.lookup.kind !== 'iri') return undefined;
+  return { iri: parent.lookup.iri, parent, rest: { ...plan, list: { ...plan.list, parent: undefined } } };
+}
+
+/** A parent's class and id predicate, and its relationship read of it alone (`iri`). */
+function parentReads(mapping: Mapping, parent: ParentRef, iri: string, reads: Set<string>): void {
+  identityReads(parent.type, reads);
+  relationshipReads(mapping, parent.relationship, reads, iri);
+}
+
+/** A relationship's predicate (of `iri` alone when given), and its target's class and id predicate. */
+function relationshipReads(mapping: Mapping, relationship: Relationship, reads: Set<string>, iri?: string): void {
+  if (iri === undefined) reads.add(relationship.predicate);
+  else keyReads(relationship.predicate, iri, reads);
+  const target = mapping.types.get(relationship.target);
+  if (target) identityReads(target, reads);
+}
+
+/** A predicate read of one resource: its key, and the key of a change whose resource can't be told (a blank node). */
+function keyReads(predicate: string, iri: string, reads: Set<string>): void {
+  reads.add(resourceKey(predicate, iri));
+  reads.add(resourceKey(predicate));
 }
 
 /** A type's class, id predicate and attribute predicates. */

@@ -58,6 +58,9 @@ const oneTriple = (list: 'inserts' | 'deletes', changed: Record<string, unknown>
     },
   ]);
 
+/** One term of a delta's triple. */
+type DeltaTerm = ChangeSet['inserts'][number]['object'];
+
 /** Whether the fed server answered `path` from its response cache (Server-Timing says so). */
 async function fromCache(fed: FedServer, path: string): Promise<boolean> {
   const response = await fed.api.get(path);
@@ -171,6 +174,51 @@ describeStores('delta listener: bad input, the public port, other graphs, precis
     );
     expect(await fromCache(fed, LABELS)).toBe(false);
     expect(await fromCache(fed, YEARS)).toBe(true);
+  });
+
+  test('a change to one resource drops its documents and keeps the others’; a blank node drops them all', async () => {
+    const term = (value: string): DeltaTerm =>
+      value.startsWith('_:') ? { type: 'bnode', value: value.slice(2) } : { type: 'uri', value };
+    const change = (subject: string, predicate: string, object: DeltaTerm) =>
+      postDelta(
+        fed.deltaUrl,
+        [{ inserts: [{ subject: term(subject), predicate: term(predicate), object }], deletes: [] }],
+        auth,
+      );
+    const documents = {
+      year: '/trade-activities/7c1e0a42', // ta:001, a `predicate` id
+      otherYear: '/trade-activities/86b4c2aa',
+      narrower: '/concepts/0101', // a template id
+      broader: '/concepts/01',
+      other: '/concepts/02',
+    };
+    /** Caches every document, then says which are still cached after `changed`. */
+    const kept = async (changed: () => Promise<{ status: number }>) => {
+      for (const path of Object.values(documents)) await fromCache(fed, path);
+      for (const path of Object.values(documents)) expect(await fromCache(fed, path), path).toBe(true);
+      expect((await changed()).status).toBe(204);
+      const cached: string[] = [];
+      for (const [name, path] of Object.entries(documents)) if (await fromCache(fed, path)) cached.push(name);
+      return cached;
+    };
+    const year: DeltaTerm = {
+      type: 'typed-literal',
+      value: '2017-01-01Z',
+      datatype: 'http://www.w3.org/2001/XMLSchema#date',
+    };
+    const TA001 = 'http://linkedeconomy.org/resource/TradeActivity/001';
+    expect(await kept(() => change(TA001, 'http://linkedeconomy.org/ontology#financialYear', year))).toEqual([
+      'otherYear',
+      'narrower',
+      'broader',
+      'other',
+    ]);
+    // A link: both ends (broader-concepts of one, narrower-concepts of the other).
+    const broader: DeltaTerm = { type: 'uri', value: 'http://linkedeconomy.org/resource/concept/01' };
+    expect(await kept(() => change(CONCEPT, `${SKOS}broader`, broader))).toEqual(['year', 'otherYear', 'other']);
+    // A blank node's label may be any resource's.
+    const label: DeltaTerm = { type: 'literal', value: 'x', 'xml:lang': 'en' };
+    expect(await kept(() => change('_:b0', `${SKOS}prefLabel`, label))).toEqual(['year', 'otherYear']);
   });
 
   test('a delta for a graph the dataset does not read drops as if it were the dataset’s (the graph is not trusted)', async () => {

@@ -97,6 +97,11 @@ export function comparedUrls(
     '/trade-activities?filter[concerns.label][contains]=live&sort=financial-year',
     '/concepts?sort=label&include=broader-concepts&page[size]=10',
     '/concepts?sort=-label&page[size]=3&page[number]=1',
+    // Single resources without include: keyed by their own IRI (a `predicate` id's once found, a template id's).
+    `/trade-activities/${activity}`,
+    `/trade-activities/${activity}?fields[trade-activities]=financial-year`,
+    `/concepts/${concept}`,
+    `/concepts/${concept}/concept-scheme`,
     `/trade-activities/${activity}?include=concerns,origin.country`,
     `/trade-activities/${activity}/concerns?sort=label`,
     `/trade-activities/${activity}/relationships/concerns`,

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DATASET_OPTIONS } from '../../../src/dataset.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../../src/mapping/model.js';
-import { CHANGE_RULES, type ChangeRule, changeRules } from '../../../src/plan/change-rules.js';
+import { CHANGE_RULES, type ChangeRule, changeRules, resourceKey } from '../../../src/plan/change-rules.js';
 import type { DeltaTerm, DeltaTriple } from '../../../src/plan/delta-triple.js';
 import type { Plan } from '../../../src/plan/plan.js';
 import { listReads, planReads } from '../../../src/plan/plan-reads.js';
@@ -40,17 +40,27 @@ const CASES: readonly { rule: ChangeRule; triple?: DeltaTriple; iris: readonly s
     iris: [`${ELOD}TradeActivity`],
   },
   { rule: 'unmapped-class', triple: triple(ACTIVITY, RDF_TYPE, uri('http://example.org/Other')), iris: [] },
-  { rule: 'mapped-predicate', triple: triple(ACTIVITY, `${ELOD}concerns`, CONCEPT, GRAPH), iris: [`${ELOD}concerns`] },
+  {
+    rule: 'mapped-predicate',
+    triple: triple(ACTIVITY, `${ELOD}concerns`, CONCEPT, GRAPH),
+    // The bare predicate, and the key of each end.
+    iris: [
+      `${ELOD}concerns`,
+      resourceKey(`${ELOD}concerns`, ACTIVITY.value),
+      resourceKey(`${ELOD}concerns`, CONCEPT.value),
+    ],
+  },
   { rule: 'unmapped-predicate', triple: triple(ACTIVITY, 'http://example.org/p', CONCEPT), iris: [] },
   {
     rule: 'blank-node',
     triple: triple({ type: 'bnode', value: 'b0' }, `${SKOS}prefLabel`, label),
-    iris: [`${SKOS}prefLabel`],
+    // The blank node's key is every resource's: a literal object has none.
+    iris: [`${SKOS}prefLabel`, resourceKey(`${SKOS}prefLabel`)],
   },
   {
     rule: 'other-graph',
     triple: triple(CONCEPT, `${SKOS}broader`, CONCEPT, 'http://example.org/other'),
-    iris: [`${SKOS}broader`],
+    iris: [`${SKOS}broader`, resourceKey(`${SKOS}broader`, CONCEPT.value)],
   },
   { rule: 'invalid-body', iris: [] },
 ];
@@ -60,11 +70,11 @@ beforeAll(async () => {
   mapping = await loadMapping('mappings/sample.yaml');
 });
 
-/** The IRIs a GET of `url` reads, as the response cache keys it. */
-function reads(url: string): string[] {
+/** The IRIs a GET of `url` reads, as the response cache keys it; `found`: the IRI a `predicate` id stood for. */
+function reads(url: string, found?: string): string[] {
   const [path, query = ''] = url.split('?');
   const plan = planRequest(mapping, parsePath(path!), parseQuery(query, 'json-api'), DEFAULT_DATASET_OPTIONS, []);
-  return planReads(mapping, plan);
+  return planReads(mapping, plan, found);
 }
 
 describe('changeRules: the rule each changed triple falls under, and what it marks', () => {
@@ -122,6 +132,60 @@ describe('planReads: a change reaches exactly the requests that read it', () => 
   });
 });
 
+describe('planReads: an answer about one resource is reached by changes to that resource alone', () => {
+  const reaches = (changed: DeltaTriple, url: string, found?: string) =>
+    changeRules(mapping, GRAPH)
+      .effect(changed)
+      .iris.some((iri) => reads(url, found).includes(iri));
+  const OTHER_ACTIVITY = 'http://linkedeconomy.org/resource/TradeActivity/002';
+  const year = triple(ACTIVITY, `${ELOD}financialYear`, { type: 'literal', value: '2016-01-01Z' });
+  const uuid = triple(uri(OTHER_ACTIVITY), 'http://mu.semte.ch/vocabularies/core/uuid', {
+    type: 'literal',
+    value: 'x',
+  });
+  const concerns = triple(ACTIVITY, `${ELOD}concerns`, CONCEPT);
+  const conceptLabel = triple(CONCEPT, `${SKOS}prefLabel`, label);
+  const blankLabel = triple({ type: 'bnode', value: 'b0' }, `${SKOS}prefLabel`, label);
+  const blankBroader = triple(CONCEPT, `${SKOS}broader`, { type: 'bnode', value: 'b1' });
+  const broader = triple(CONCEPT, `${SKOS}broader`, uri('http://linkedeconomy.org/resource/concept/01'));
+  const conceptType = triple(CONCEPT, RDF_TYPE, uri(`${SKOS}Concept`));
+  const inScheme = triple(CONCEPT, `${SKOS}inScheme`, uri('http://linkedeconomy.org/resource/scheme/01'));
+
+  it.each([
+    // A `predicate` id's document, once the store said which IRI it stands for.
+    [year, '/trade-activities/7c1e0a42', ACTIVITY.value, true],
+    [year, '/trade-activities/7c1e0a42', OTHER_ACTIVITY, false],
+    [concerns, '/trade-activities/7c1e0a42', ACTIVITY.value, true],
+    [concerns, '/trade-activities/7c1e0a42', OTHER_ACTIVITY, false],
+    // Ids: a change of any resource's id may move this id to it, or change a target's id.
+    [uuid, '/trade-activities/7c1e0a42', ACTIVITY.value, true],
+    // Includes read other resources: by predicate, as before.
+    [conceptLabel, '/trade-activities/7c1e0a42?include=concerns', OTHER_ACTIVITY, true],
+    [concerns, '/trade-activities/7c1e0a42?include=concerns', OTHER_ACTIVITY, false], // its own links alone
+    // A template id: either end of a link, forward or inverse.
+    [conceptLabel, '/concepts/0101', undefined, true],
+    [conceptLabel, '/concepts/02', undefined, false],
+    [conceptLabel, '/concepts/02?fields[concepts]=label', undefined, false],
+    [conceptLabel, '/concepts/02?include=narrower-concepts', undefined, true],
+    [broader, '/concepts/0101', undefined, true],
+    [broader, '/concepts/01', undefined, true], // narrower-concepts, the inverse
+    [broader, '/concepts/02', undefined, false],
+    [concerns, '/concepts/0101', undefined, false], // no relationship of concepts reads concerns
+    // Classes stay coarse: a member's type says whether a link shows.
+    [conceptType, '/concepts/02', undefined, true],
+    // A blank node can be any resource's end.
+    [blankLabel, '/concepts/02', undefined, true],
+    [blankBroader, '/concepts/02', undefined, true],
+    // A parent's relationship of that parent alone; the listed type's predicates by predicate.
+    [inScheme, '/concepts/0101/concept-scheme', undefined, true],
+    [inScheme, '/concepts/02/concept-scheme', undefined, false],
+    [inScheme, '/concepts/02/relationships/concept-scheme', undefined, false],
+    [inScheme, '/concept-schemes/02/top-concepts', undefined, true], // lists concepts: reads their relationships
+  ] as const)('%#: %o reaches %s (found %s): %s', (changed, url, found, expected) => {
+    expect(reaches(changed, url, found)).toBe(expected);
+  });
+});
+
 describe('listReads: a whole list (the window cache) depends on its order, members and filters only', () => {
   const list = (url: string) => {
     const [path, query = ''] = url.split('?');
@@ -138,7 +202,12 @@ describe('listReads: a whole list (the window cache) depends on its order, membe
     ['/trade-activities?sort=amount.value', `${ELOD}TradeActivity`, true],
     ['/concepts?sort=label', `${SKOS}notation`, false],
     ['/concepts?filter[notation]=01', `${SKOS}notation`, true],
-    ['/concepts/01/narrower-concepts', `${SKOS}broader`, true],
+    [
+      '/concepts/01/narrower-concepts',
+      resourceKey(`${SKOS}broader`, 'http://linkedeconomy.org/resource/concept/01'),
+      true,
+    ],
+    ['/concepts/01/narrower-concepts', `${SKOS}broader`, false], // of its parent alone
     ['/trade-activities/7c1e0a42/concerns', `${ELOD}TradeActivity`, true],
   ])('%s reads %s: %s', (url, iri, expected) => {
     expect(list(url).includes(iri)).toBe(expected);
