@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import SimpleClient from 'sparql-http-client/SimpleClient.js';
 import { findExecutable, startLocalVirtuoso } from '../scripts/virtuoso-local.js';
-import { createHttpStore } from '../src/store/http-store.js';
+import { createHttpStore, MAX_GET_QUERY_LENGTH } from '../src/store/http-store.js';
 import { createOxigraphStore } from '../src/store/oxigraph-store.js';
 import type { Lane, Store } from '../src/store/store.js';
 import type { BenchDataset } from './datasets.js';
@@ -13,8 +13,6 @@ import type { StoreKind } from './options.js';
 export const BENCH_GRAPH = 'http://linkedeconomy.org/graph/bench';
 /** Threads of the embedded store, in the server and in the floor's copy alike (the server's default). */
 export const EMBEDDED_WORKERS = 3;
-/** The server's http-store sends longer queries as POST; the floor does the same (src/store/http-store.ts). */
-const MAX_GET_QUERY_LENGTH = 1500;
 
 /** A store loaded with one dataset: what the server's config needs, and the floor's direct line to it. */
 export interface BenchStore {

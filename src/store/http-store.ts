@@ -58,7 +58,7 @@ export interface HttpStore extends Store {
 }
 
 /** Longer queries are POSTed (form-encoded): URLs past a few KB are refused by some servers and proxies. */
-const MAX_GET_QUERY_LENGTH = 1500;
+export const MAX_GET_QUERY_LENGTH = 1500;
 
 /**
  * Creates a store for any SPARQL 1.1 endpoint. SELECT results are requested as
