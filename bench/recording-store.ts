@@ -5,6 +5,8 @@ export interface RecordedQuery {
   readonly query: string;
   /** The admission lane the server asked for (the stores' default, `heavy`, when it named none). */
   readonly lane: Lane;
+  /** What the server said the query is for (`fetch`, `include-1`, …), when it said. */
+  readonly label?: string;
   readonly start: number;
   readonly end: number;
 }
@@ -14,7 +16,7 @@ export interface RecordedQuery {
  * count queries), so the floor replays each wave with `Promise.all` and the waves one after another,
  * each query in its lane (an embedded store's heavy lane queues fewer queries than its light one).
  */
-export type Wave = readonly Pick<RecordedQuery, 'query' | 'lane'>[];
+export type Wave = readonly Pick<RecordedQuery, 'query' | 'lane' | 'label'>[];
 
 /**
  * Wraps a store so that every query that goes through it is appended to `log`, with its start
@@ -32,7 +34,14 @@ export function recordingStore(inner: Store, log: RecordedQuery[]): Store {
       try {
         return await inner.select(query, options);
       } finally {
-        log.push({ query, lane: options?.lane ?? 'heavy', start, end: performance.now() });
+        const label = options?.label;
+        log.push({
+          query,
+          lane: options?.lane ?? 'heavy',
+          ...(label !== undefined && { label }),
+          start,
+          end: performance.now(),
+        });
       }
     },
     ping: () => inner.ping(),
@@ -48,14 +57,15 @@ export function recordingStore(inner: Store, log: RecordedQuery[]): Store {
  */
 export function groupWaves(queries: readonly RecordedQuery[]): Wave[] {
   const byStart = [...queries].sort((a, b) => a.start - b.start);
-  const waves: { query: string; lane: Lane }[][] = [];
+  const waves: Pick<RecordedQuery, 'query' | 'lane' | 'label'>[][] = [];
   let waveEnd = Number.NEGATIVE_INFINITY;
-  for (const { query, lane, start, end } of byStart) {
+  for (const { query, lane, label, start, end } of byStart) {
+    const sent = { query, lane, ...(label !== undefined && { label }) };
     if (waves.length > 0 && start < waveEnd) {
-      waves[waves.length - 1]!.push({ query, lane });
+      waves[waves.length - 1]!.push(sent);
       waveEnd = Math.max(waveEnd, end);
     } else {
-      waves.push([{ query, lane }]);
+      waves.push([sent]);
       waveEnd = end;
     }
   }

@@ -30,6 +30,8 @@ import { type BenchStore, embeddedServerConfig, embeddedStore, virtuosoStore } f
 export const MAPPING = new URL('../mappings/sample.yaml', import.meta.url).pathname;
 /** The 100-item page of the compression figures: 64 KB uncompressed at every size. */
 const PAGE_OF_100 = '/trade-activities?page%5Bsize%5D=100';
+/** Each shape's sequential warm-up lasts at least this long (`sequential`): the server's hot path compiled. */
+const WARMUP_MS = 2_000;
 /**
  * The response cache's dataset option. The cache is built on another branch; until it is merged
  * the server refuses the key and the cache figure is reported as n/a with the server's message.
@@ -200,7 +202,7 @@ interface ShapeRun {
   readonly base: string;
   readonly recorderUrl: string;
   readonly queries: RecordedQuery[];
-  readonly send: (query: string, lane: Lane) => Promise<unknown>;
+  readonly send: (query: string, lane: Lane, label?: string) => Promise<unknown>;
   readonly options: BenchOptions;
   /** Waits until the server is idle again after a concurrent run. */
   readonly settle: () => Promise<void>;
@@ -259,10 +261,11 @@ async function benchShape(
     }
     const replay = async (i: number) => {
       for (const wave of waves[i % waves.length]!)
-        await Promise.all(wave.map(({ query, lane }) => run.send(query, lane)));
+        await Promise.all(wave.map(({ query, lane, label }) => run.send(query, lane, label)));
     };
     const seq = await sequential({
       warmup: Math.min(urls.length, options.smoke ? 1 : 10),
+      warmupMs: options.smoke ? 0 : WARMUP_MS,
       iterations: options.iterations,
       budgetMs: options.sequentialBudgetSeconds * 1000,
       server: (i) => get(run.base, serverPath(i), shape.accept),

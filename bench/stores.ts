@@ -3,8 +3,10 @@ import { copyFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import SimpleClient from 'sparql-http-client/SimpleClient.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { findExecutable, startLocalVirtuoso } from '../scripts/virtuoso-local.js';
 import { createHttpStore, MAX_GET_QUERY_LENGTH } from '../src/store/http-store.js';
+import { LargeAnswers } from '../src/store/large-answers.js';
 import { createOxigraphStore } from '../src/store/oxigraph-store.js';
 import type { Lane, Store } from '../src/store/store.js';
 import type { BenchDataset } from './datasets.js';
@@ -21,9 +23,12 @@ export interface BenchStore {
   readonly serverConfig: Record<string, unknown>;
   /** The store the recording app runs on: the same adapter and settings as the server's. */
   readonly store: Store;
-  /** Sends one query straight to the store and waits for the whole answer: the floor. */
-  /** Sends one query as the server did: an embedded store in its lane; an endpoint has none. */
-  readonly send: (query: string, lane: Lane) => Promise<unknown>;
+  /**
+   * Sends one query straight to the store and waits for the whole answer: the floor. As the server
+   * did: an embedded store in its lane; over loopback, a kind of query (`label`) whose last answer
+   * was large on a connection of its own (`src/store/large-answers.ts`).
+   */
+  readonly send: (query: string, lane: Lane, label?: string) => Promise<unknown>;
   /** Bulk load time (Virtuoso); the embedded store's load time comes from the server's log. */
   readonly loadMs?: number;
   readonly version?: string;
@@ -106,14 +111,26 @@ export async function virtuosoStore(
     if (loaded !== dataset.triples)
       throw new Error(`Virtuoso holds ${loaded} triples after the bulk load, expected ${dataset.triples}`);
     // The floor's client: sparql-http-client on Node's fetch, as a plain script would send the server's
-    // SPARQL (the server itself sends on an undici pool with `request()`, which costs less CPU).
-    const client = new SimpleClient({ endpointUrl, fetch: (input, init) => fetch(input, init) });
-    const send = async (query: string) => {
+    // SPARQL (the server itself sends on an undici pool with `request()`, which costs less CPU). The
+    // kinds of query that answered large last time go on connections that close after their answer,
+    // as the server sends them (undici's fetch with keep-alive off), so that neither waits 40 ms for a
+    // delayed acknowledgement (large-answers.ts).
+    const kept = new SimpleClient({ endpointUrl, fetch: (input, init) => fetch(input, init) });
+    const closing = new Agent({ pipelining: 0 });
+    const own = new SimpleClient({
+      endpointUrl,
+      fetch: ((input: string, init: object) =>
+        undiciFetch(input, { ...init, dispatcher: closing })) as unknown as typeof fetch,
+    });
+    const largeAnswers = new LargeAnswers(true); // the bench's Virtuoso listens on 127.0.0.1
+    const send = async (query: string, _lane: Lane, label?: string) => {
+      const client = largeAnswers.ownConnection(label) ? own : kept;
       const response = await client.query.select(query, {
         operation: query.length > MAX_GET_QUERY_LENGTH ? 'postUrlencoded' : 'get',
         defaultGraph: BENCH_GRAPH,
       });
       const body = await response.text();
+      largeAnswers.answered(label, body.length);
       if (!response.ok) throw new Error(`Virtuoso answered HTTP ${response.status}: ${body.slice(0, 200)}`);
       return body;
     };
@@ -134,7 +151,10 @@ export async function virtuosoStore(
       loadMs,
       version,
       settings: await virtuosoSettings(tools.isql, local.sqlPort),
-      stop: local.stop,
+      stop: async () => {
+        await closing.close();
+        await local.stop();
+      },
     };
   } catch (error) {
     await local.stop();

@@ -5,6 +5,7 @@ import { deadlineSignal } from './deadline-signal.js';
 import { endpointDescription } from './endpoint-description.js';
 import { describeFetchError as describe, retryStaleSocket } from './fetch-retry.js';
 import { LaneGate, type LaneLimits, type LaneLimitsInput, laneLimits } from './lane-gate.js';
+import { isLoopback, LargeAnswers } from './large-answers.js';
 import { parseSelectResults } from './parse-select-results.js';
 import { type Row, type SelectOptions, type Store, StoreError } from './store.js';
 
@@ -73,7 +74,9 @@ export const MAX_GET_QUERY_LENGTH = 1500;
  * client go). Errors are {@link StoreError}s: `unavailable` (refused, reset,
  * DNS: no HTTP answer), `timeout`, `query` (HTTP error, with the store's message), `truncated`
  * (Virtuoso cut the result at its `ResultSetMaxRows`), `overloaded` (the lane's queue is full;
- * nothing is sent) and `unexpected` (an answer that is not SPARQL JSON results).
+ * nothing is sent) and `unexpected` (an answer that is not SPARQL JSON results). Over loopback, a
+ * kind of query whose last answer was large goes on a connection that closes after its answer
+ * ({@link LargeAnswers}: a keep-alive one would wait 40 ms for a delayed acknowledgement).
  */
 export function createHttpStore(options: HttpStoreOptions): HttpStore {
   const { graph, logger } = options;
@@ -97,10 +100,11 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
   });
   // For messages and logs: never show credentials someone put in the URL.
   const where = endpointDescription(endpointUrl, graph);
+  const largeAnswers = new LargeAnswers(isLoopback(target));
   let closed = false;
 
   /** One attempt; rejects with undici's own error (classified by the caller). */
-  const send = (query: string, signal: AbortSignal): Promise<Answer> => {
+  const send = (query: string, signal: AbortSignal, ownConnection: boolean): Promise<Answer> => {
     // sparql-http-client builds the protocol request (GET, or a POSTed form past a few KB;
     // default-graph-uri; Basic auth) and hands it to this "fetch", which sends it on the pool with
     // undici's request(): a third of the CPU of undici's fetch per query (its WHATWG Request,
@@ -109,7 +113,7 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
       endpointUrl,
       ...(user !== undefined && password !== undefined ? { user, password } : {}),
       fetch: ((input: string | URL, init: { method: string; headers: Headers; body?: string }) =>
-        sendOnPool(pool, input, init, signal)) as unknown as typeof fetch,
+        sendOnPool(pool, input, init, signal, ownConnection)) as unknown as typeof fetch,
     });
     return client.query.select(query, {
       operation: query.length > MAX_GET_QUERY_LENGTH ? 'postUrlencoded' : 'get',
@@ -118,10 +122,11 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
   };
 
   /** The request and its answer's body, read whole: the connection is the lane's until then. */
-  const exchange = async (query: string, signal: AbortSignal): Promise<Row[]> => {
+  const exchange = async (query: string, signal: AbortSignal, label: string | undefined): Promise<Row[]> => {
     const onRetry = (error: unknown) =>
       logger?.debug({ err: error }, `retrying SPARQL request to ${where} after a closed connection`);
-    const response = await retryStaleSocket(() => send(query, signal), { signal, onRetry });
+    const ownConnection = largeAnswers.ownConnection(label);
+    const response = await retryStaleSocket(() => send(query, signal, ownConnection), { signal, onRetry });
     // Virtuoso answers 200 with the first ResultSetMaxRows rows and this header: never serve that as complete.
     // (It also sends it when a query's own LIMIT reaches the cap and exactly that many rows come back.)
     const maxRows = response.headers['x-sparql-maxrows'];
@@ -132,6 +137,7 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
       });
     }
     const body = await response.body.text();
+    largeAnswers.answered(label, body.length);
     if (response.statusCode < 200 || response.statusCode > 299) {
       throw new StoreError('query', `${where} answered HTTP ${response.statusCode}: ${body.slice(0, 300).trim()}`);
     }
@@ -145,12 +151,12 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
     }
   };
 
-  const select = async (query: string, { signal: callerSignal, lane = 'heavy' }: SelectOptions = {}) => {
+  const select = async (query: string, { signal: callerSignal, lane = 'heavy', label }: SelectOptions = {}) => {
     if (closed) throw new StoreError('unavailable', `the store for ${where} is closed`);
     callerSignal?.throwIfAborted();
     const stop = deadlineSignal(timeoutMs, callerSignal);
     try {
-      return await gate.run(lane, stop.signal, () => exchange(query, stop.signal));
+      return await gate.run(lane, stop.signal, () => exchange(query, stop.signal, label));
     } catch (error) {
       callerSignal?.throwIfAborted();
       if (error instanceof StoreError) throw error;
@@ -187,12 +193,16 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
 /** An answer of undici's request(): status, headers (lower-case names) and the body to read. */
 type Answer = Dispatcher.ResponseData;
 
-/** Sends what sparql-http-client built for fetch on `pool`, with undici's request(). */
+/**
+ * Sends what sparql-http-client built for fetch on `pool`, with undici's request(); with
+ * `ownConnection`, on a connection that closes after the answer (`Connection: close`).
+ */
 function sendOnPool(
   pool: Pool,
   input: string | URL,
   init: { method: string; headers: Headers; body?: string },
   signal: AbortSignal,
+  ownConnection: boolean,
 ): Promise<Answer> {
   const url = typeof input === 'string' ? new URL(input) : input;
   return pool.request({
@@ -200,6 +210,7 @@ function sendOnPool(
     method: init.method as Dispatcher.HttpMethod,
     headers: Object.fromEntries(init.headers),
     ...(init.body !== undefined ? { body: init.body } : {}),
+    ...(ownConnection && { reset: true }),
     signal,
   });
 }

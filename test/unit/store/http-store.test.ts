@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpStore, HTTP_QUERIES, httpConnections } from '../../../src/store/http-store.js';
+import { LARGE_ANSWER_CHARS } from '../../../src/store/large-answers.js';
 import type { Lane } from '../../../src/store/store.js';
 import { type FakeEndpoint, ONE_ROW, startFakeEndpoint } from '../../support/store-fake-endpoint.js';
 
@@ -40,6 +41,30 @@ describe('createHttpStore: the connection pool', () => {
     expect(mostInFlight).toBeLessThanOrEqual(3);
     expect(sockets.size).toBeLessThanOrEqual(3);
     await store.close();
+  });
+
+  it('over loopback, sends a kind of query whose last answer was large on a connection that closes after it', async () => {
+    // A row of about 1 KB: enough of them make an answer past LARGE_ANSWER_CHARS.
+    const rows = (n: number) =>
+      JSON.stringify({
+        head: { vars: ['x'] },
+        results: { bindings: Array.from({ length: n }, () => ({ x: { type: 'literal', value: 'x'.repeat(1000) } })) },
+      });
+    const large = Math.ceil(LARGE_ANSWER_CHARS / 1000) + 1;
+    const seen: { connection: string | undefined; port: number | undefined }[] = [];
+    // Answers: large, large, small, small (by request number).
+    fake = await startFakeEndpoint((n, req, res) => {
+      seen.push({ connection: req.headers.connection, port: req.socket.remotePort });
+      res.end(rows(n <= 2 ? large : 1));
+    });
+    const store = createHttpStore({ endpointUrl: fake.endpointUrl, queries: { light: 1, heavy: 1 } });
+    for (let i = 0; i < 4; i++) await store.select(QUERY, { lane: 'light', label: 'include-1' });
+    await store.close();
+    // The first query of the kind goes on a kept connection; after its large answer, the next one
+    // asks for its connection to close, and so does the one after the second large answer; after
+    // the small third answer, the fourth is kept again.
+    expect(seen.map((s) => s.connection)).toEqual(['keep-alive', 'close', 'close', 'keep-alive']);
+    expect(new Set(seen.map((s) => s.port)).size).toBe(3); // the two closing ones each had a socket of their own
   });
 
   it("a caller's signal that aborts after its query answered changes nothing", async () => {
