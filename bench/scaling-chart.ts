@@ -109,8 +109,19 @@ export function renderScalingChart(runs: readonly RunResult[], options: ScalingC
   const y = logScale(yLo, yHi, TOP + PLOT_HEIGHT, TOP);
   const bottom = TOP + PLOT_HEIGHT;
 
+  // The caption: when and in what conditions each point was measured (a load above the cores
+  // means other work shared the CPUs, which moves small times by more than the size does).
+  const caption = columns.map(({ run, result }) => {
+    const { start, end } = run.loadAverage;
+    const shared = Math.max(start, end) > run.machine.cores ? ' (above the cores: shared CPUs, noisy)' : '';
+    return `${sizeLabel(run.size)}, ${result.triples.toLocaleString('en-US')} triples${run.smoke ? ', smoke run' : ''}: ${run.date.slice(0, 16).replace('T', ' ')} UTC, commit ${run.machine.commit}, load average ${start.toFixed(1)} → ${end.toFixed(1)}${shared}`;
+  });
+  // The machine once (its line without the date and commit, which differ per run), unless the runs differ.
+  const machines = new Set(columns.map(({ run }) => machineSpec(run.machine)));
+  caption.push(...machines);
+
   const out: string[] = [];
-  const height = bottom + 70 + (columns.length + 1) * 16;
+  const height = bottom + 70 + caption.length * 16;
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
@@ -200,16 +211,6 @@ export function renderScalingChart(runs: readonly RunResult[], options: ScalingC
     );
   });
 
-  // The caption: when and in what conditions each point was measured (a load above the cores
-  // means other work shared the CPUs, which moves small times by more than the size does).
-  const caption = columns.map(({ run, result }) => {
-    const { start, end } = run.loadAverage;
-    const shared = Math.max(start, end) > run.machine.cores ? ' (above the cores: shared CPUs, noisy)' : '';
-    return `${sizeLabel(run.size)}, ${result.triples.toLocaleString('en-US')} triples${run.smoke ? ', smoke run' : ''}: ${run.date.slice(0, 16).replace('T', ' ')} UTC, commit ${run.machine.commit}, load average ${start.toFixed(1)} → ${end.toFixed(1)}${shared}`;
-  });
-  // The machine once (its line without the date and commit, which differ per run), unless the runs differ.
-  const machines = new Set(columns.map(({ run }) => machineSpec(run.machine)));
-  caption.push(...machines);
   caption.forEach((line, i) => {
     out.push(`<text x="${LEFT - 48}" y="${bottom + 62 + i * 16}" fill="#555">${escapeXml(line)}</text>`);
   });
