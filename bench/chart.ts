@@ -12,8 +12,20 @@ const RIGHT = 16;
 const TOP = 78;
 const LABELS = 44;
 
-const escapeXml = (text: string) =>
+/** Text made safe for SVG element content and attribute values. */
+export const escapeXml = (text: string) =>
   text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
+
+/**
+ * The label of a gridline at a power of ten: `0.1`, `1`, `1,000` (no float noise such as
+ * `0.30000000000000004`, and thousands grouped, so 10,000 and 100,000 read apart at a glance).
+ *
+ * @example decadeLabel(10 ** -2) // '0.01'; decadeLabel(1e4) // '10,000'
+ */
+export function decadeLabel(decade: number): string {
+  const exponent = Math.round(Math.log10(decade));
+  return exponent >= 0 ? (10 ** exponent).toLocaleString('en-US') : (10 ** exponent).toFixed(-exponent);
+}
 
 /** Splits a label into lines of about `width` characters, at spaces. */
 function wrap(label: string, width: number): string[] {
@@ -77,7 +89,7 @@ export function renderChart(runs: readonly RunResult[]): string {
     for (let decade = lo; decade <= hi * 1.0001; decade *= 10) {
       out.push(
         `<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(decade).toFixed(1)}" y2="${y(decade).toFixed(1)}" stroke="#ddd"/>`,
-        `<text x="${LEFT - 6}" y="${(y(decade) + 4).toFixed(1)}" text-anchor="end" fill="#555">${decade >= 1 ? decade : decade.toFixed(String(decade).length - 2)}</text>`,
+        `<text x="${LEFT - 6}" y="${(y(decade) + 4).toFixed(1)}" text-anchor="end" fill="#555">${decadeLabel(decade)}</text>`,
       );
     }
     const shapes = run.stores[0]?.shapes.map((s) => ({ key: s.key, label: s.label })) ?? [];

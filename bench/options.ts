@@ -40,7 +40,16 @@ export interface BenchOptions {
   readonly deltaRate: number;
 }
 
+/** `--scaling-chart`: no run, a chart drawn from result files already written. */
+export interface ScalingChartCommand {
+  /** The result files (bench/results/*.json), one per size. */
+  readonly scalingChart: readonly string[];
+  /** The store whose figures are drawn. */
+  readonly store: StoreKind;
+}
+
 export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m|10m]... [--store embedded|virtuoso]... [options]
+       npm run bench -- --scaling-chart RESULT.json... [--store embedded|virtuoso]
   --size S          dataset size; repeat or comma-separate (default: 10k,100k,1m; 10m, 700,000
                     activities, runs on Virtuoso only and only when named)
   --store S         store under test; repeat or comma-separate (default: embedded, and virtuoso
@@ -61,7 +70,11 @@ export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m|10m]... [--sto
                     each change's delta, --delta-rate messages a second; per shape req/s and p50
                     at the first --connections (default 10) for --duration s (default 5), beside
                     mu-cl-resources, with the cache hit ratios and delta-to-2xx times (Virtuoso only)
-  --delta-rate N    delta messages a second of the --deltas stream (default 10)`;
+  --delta-rate N    delta messages a second of the --deltas stream (default 10)
+  --scaling-chart   no run: p50 per shape against the dataset's size, both axes log, drawn from
+                    result files already written (bench/results/*.json, one per size, two or
+                    more) into bench/results/scaling.svg; --store names whose figures (default
+                    virtuoso, the one store of 10M)`;
 
 const list = (values: readonly string[] | undefined) =>
   (values ?? [])
@@ -74,7 +87,9 @@ const list = (values: readonly string[] | undefined) =>
  *
  * @example parseBenchOptions(['--size', '100k', '--store', 'virtuoso']) // { sizes: ['100k'], stores: ['virtuoso'], … }
  */
-export function parseBenchOptions(argv: readonly string[]): BenchOptions | { help: true } | string {
+export function parseBenchOptions(
+  argv: readonly string[],
+): BenchOptions | ScalingChartCommand | { help: true } | string {
   const parse = () =>
     parseArgs({
       args: [...argv],
@@ -90,18 +105,23 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
         types: { type: 'string' },
         deltas: { type: 'boolean' },
         'delta-rate': { type: 'string' },
+        'scaling-chart': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
-      allowPositionals: false,
+      // Result files, for --scaling-chart only (checked below).
+      allowPositionals: true,
     });
   let values: ReturnType<typeof parse>['values'];
+  let positionals: string[];
   try {
-    ({ values } = parse());
+    ({ values, positionals } = parse());
   } catch (error) {
     return (error as Error).message;
   }
   if (values.help) return { help: true };
+  if (values['scaling-chart']) return scalingChartCommand(values, positionals);
+  if (positionals.length > 0) return `unexpected argument '${positionals[0]}' (result files go after --scaling-chart)`;
   const smoke = values.smoke ?? false;
   const sizes = [...new Set(list(values.size))];
   const badSize = sizes.find((s) => !(SIZES as readonly string[]).includes(s));
@@ -150,4 +170,23 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | { hel
     deltas,
     deltaRate,
   };
+}
+
+/** `--scaling-chart FILE...`: it draws and does not run, so every option of a run is refused rather than ignored. */
+function scalingChartCommand(
+  values: Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>,
+  files: readonly string[],
+): ScalingChartCommand | string {
+  const runOption = Object.keys(values).find((name) => name !== 'scaling-chart' && name !== 'store');
+  if (runOption !== undefined)
+    return `--scaling-chart draws from result files and runs nothing: it takes no --${runOption}`;
+  if (files.length < 2) return `--scaling-chart: expected two result files or more (one per size), got ${files.length}`;
+  const notJson = files.find((f) => !f.endsWith('.json'));
+  if (notJson !== undefined) return `--scaling-chart: expected result files (.json), got '${notJson}'`;
+  const stores = [...new Set(list(values.store as string[] | undefined))];
+  if (stores.length > 1) return `--scaling-chart draws one store: got --store ${stores.join(',')}`;
+  const store = stores[0] ?? 'virtuoso';
+  if (!(STORES as readonly string[]).includes(store))
+    return `--store: expected one of ${STORES.join(', ')}, got '${store}'`;
+  return { scalingChart: [...files], store: store as StoreKind };
 }

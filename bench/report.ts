@@ -53,7 +53,16 @@ function clientCpu(result: StoreResult): string | undefined {
 
 /** One line about the machine and the date, for the table and the chart. */
 export function machineLine(machine: MachineInfo, date: string): string {
-  return `${date.slice(0, 16).replace('T', ' ')} UTC · ${machine.cpu}, ${machine.cores} cores, ${Math.round(machine.memoryBytes / 2 ** 30)} GB · Node ${machine.node}${machine.virtuoso ? ` · Virtuoso ${machine.virtuoso}` : ''} · ${machine.commit}`;
+  return `${date.slice(0, 16).replace('T', ' ')} UTC · ${machineSpec(machine)} · ${machine.commit}`;
+}
+
+/**
+ * The machine alone (no date, no commit), for a caption over runs of different days and commits.
+ *
+ * @example machineSpec(run.machine) // 'AMD EPYC, 2 cores, 24 GB · Node v20.20.2 · Virtuoso 7.2.5.3229-pthreads'
+ */
+export function machineSpec(machine: MachineInfo): string {
+  return `${machine.cpu}, ${machine.cores} cores, ${Math.round(machine.memoryBytes / 2 ** 30)} GB · Node ${machine.node}${machine.virtuoso ? ` · Virtuoso ${machine.virtuoso}` : ''}`;
 }
 
 /**

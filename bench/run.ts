@@ -1,6 +1,7 @@
 /**
  * The benchmark of issue 5: `npm run bench -- [--size 10k|100k|1m|10m] [--store embedded|virtuoso] [--smoke]`,
- * and its variants: `--sort-corpus` (issue 27), `--deltas` (issue 26).
+ * and its variants: `--sort-corpus` (issue 27), `--deltas` (issue 26); `--scaling-chart FILE...`
+ * runs nothing and draws p50 against size from result files (issue 27).
  * Prints a markdown report on stdout (progress goes to stderr), writes the raw JSON and a chart
  * under bench/results/. See docs/performance.md for what each figure means.
  */
@@ -12,12 +13,13 @@ import { renderChart } from './chart.js';
 import { benchDataset } from './datasets.js';
 import { renderDeltasRun } from './deltas-report.js';
 import { machineInfo } from './machine.js';
-import { parseBenchOptions, SIZES, type StoreKind, USAGE } from './options.js';
+import { parseBenchOptions, type ScalingChartCommand, SIZES, type StoreKind, USAGE } from './options.js';
 import { renderRun } from './report.js';
 import type { RunResult, StoreResult } from './results.js';
 import { runDeltas } from './run-deltas.js';
 import { renderSortCorpus, runSortCorpus } from './run-sort-corpus.js';
 import { benchStore } from './run-store.js';
+import { renderScalingChart } from './scaling-chart.js';
 import { virtuosoTools } from './stores.js';
 
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
@@ -29,6 +31,8 @@ if (typeof parsed === 'string' || 'help' in parsed) {
   );
   process.exit(typeof parsed === 'string' ? 2 : 0);
 }
+// Before anything of a run (Virtuoso's tools, a work directory): the chart only reads files.
+if ('scalingChart' in parsed) process.exit(await scalingChart(parsed));
 const options = parsed;
 // Ctrl-C: exit through 'exit', whose handlers stop the server processes and Virtuoso this run started.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
@@ -140,4 +144,25 @@ async function latestRuns(): Promise<RunResult[]> {
       runs.push(JSON.parse(await readFile(join(RESULTS, `latest-${size}.json`), 'utf8')) as RunResult);
   }
   return runs;
+}
+
+/** `--scaling-chart`: reads the result files, writes results/scaling.svg; the exit code. */
+async function scalingChart(command: ScalingChartCommand): Promise<number> {
+  try {
+    const runs: RunResult[] = [];
+    for (const file of command.scalingChart) {
+      const run = JSON.parse(await readFile(file, 'utf8')) as RunResult;
+      // A deltas or sort-corpus file is JSON too, of another shape: say so rather than fail inside the chart.
+      if (!Array.isArray(run.stores) || typeof run.size !== 'string' || run.loadAverage === undefined)
+        throw new Error(`${file}: not the result of a run of the shapes (bench/results/<date>-<size>.json)`);
+      runs.push(run);
+    }
+    const chart = join(RESULTS, 'scaling.svg');
+    await writeFile(chart, `${renderScalingChart(runs, { store: command.store })}\n`);
+    console.log(`Scaling chart of ${runs.map((r) => r.size).join(', ')} (${command.store}) in ${chart}`);
+    return 0;
+  } catch (error) {
+    console.error(`--scaling-chart: ${(error as Error).message}`);
+    return 1;
+  }
 }

@@ -66,7 +66,39 @@ describe('parseBenchOptions', () => {
     expect(parseBenchOptions(['--size', '10m'])).toMatchObject({ sizes: ['10m'], stores: ['virtuoso'] });
   });
 
+  it('--scaling-chart: the result files to draw, Virtuoso unless --store says otherwise', () => {
+    const files = [
+      'bench/results/latest-100k.json',
+      'bench/results/2026-11-27-1m.json',
+      'bench/results/2026-11-27-10m.json',
+    ];
+    expect(parseBenchOptions(['--scaling-chart', ...files])).toEqual({ scalingChart: files, store: 'virtuoso' });
+    expect(parseBenchOptions(['a.json', '--store', 'embedded', '--scaling-chart', 'b.json'])).toEqual({
+      scalingChart: ['a.json', 'b.json'],
+      store: 'embedded',
+    });
+  });
+
   it.each([
+    {
+      argv: ['latest-1m.json'],
+      message: /unexpected argument 'latest-1m.json' \(result files go after --scaling-chart\)/,
+    },
+    {
+      argv: ['--scaling-chart', 'a.json'],
+      message: /--scaling-chart: expected two result files or more \(one per size\), got 1/,
+    },
+    {
+      argv: ['--scaling-chart', 'a.json', 'scaling.svg'],
+      message: /expected result files \(\.json\), got 'scaling\.svg'/,
+    },
+    { argv: ['--scaling-chart', 'a.json', 'b.json', '--size', '10m'], message: /runs nothing: it takes no --size/ },
+    { argv: ['--scaling-chart', 'a.json', 'b.json', '--smoke'], message: /it takes no --smoke/ },
+    { argv: ['--scaling-chart', 'a.json', 'b.json', '--store', 'virtuoso,embedded'], message: /draws one store/ },
+    {
+      argv: ['--scaling-chart', 'a.json', 'b.json', '--store', 'fuseki'],
+      message: /--store: expected one of embedded, virtuoso, got 'fuseki'/,
+    },
     { argv: ['--deltas', '--store', 'embedded'], message: /--deltas runs on Virtuoso only/ },
     { argv: ['--size', '1m,10m', '--store', 'virtuoso,embedded'], message: /--size 10m runs on Virtuoso only/ },
     { argv: ['--deltas', '--delta-rate', '0'], message: /--delta-rate: expected messages a second/ },
