@@ -7,8 +7,8 @@
  * bench's Virtuoso at 100k triples: the include query of a page of 20 (112 rows, 52 KB) took
  * 45 ms on a keep-alive connection, 5.4 ms on one that closes after the answer, and 5.0 ms with
  * the route's `quickack` set; a one-row query pays about 0.5 ms more on a new connection. Over an
- * ordinary network (1,448-byte segments) the body leaves in full-size segments that are
- * acknowledged at once, and nothing waits.
+ * ordinary network (1,448-byte segments) such a body leaves in full-size segments, which the
+ * receiver acknowledges without delay: the rule is for loopback, where the wait was measured.
  */
 
 /** Answers at least this long (characters of the SPARQL JSON) are taken as large. */
