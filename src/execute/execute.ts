@@ -74,6 +74,7 @@ export async function execute(
       const { type } = plan.list;
       const attributes = shownAttributes(type, plan.view.fields);
       const page = await listPage(mapping, plan.list, plan.paging, store, links.page, windows, attributes, trace);
+      trace.shown = page.members.map((member) => member.iri);
       const { data, included } = await fetchResources(
         type,
         page.members,
@@ -86,6 +87,7 @@ export async function execute(
     }
     case 'related-one': {
       const [first] = await listWindow(mapping, plan.list, { limit: 1, offset: 0 }, store, trace);
+      trace.shown = first ? [first.iri] : [];
       const { data, included } = await fetchResources(
         plan.list.type,
         first ? [first] : [],

@@ -11,7 +11,8 @@ export interface TraceStep {
  * The steps one request took, in order, as the executor ran them: what `Server-Timing` names
  * (`path;desc="histogram+fetch"`) and what explain shows beside each query. The executor writes
  * it; nothing reads it back to decide anything but the response cache, which keys what a single
- * resource's document read by the IRI it {@link Trace.found}.
+ * resource's document read by the IRI it {@link Trace.found}, and the attributes a page shows by
+ * the resources it {@link Trace.shown}.
  *
  * @example const trace = new Trace(); await execute(mapping, plan, store, links, windows, trace); trace.name() // 'histogram+fetch'
  */
@@ -19,6 +20,8 @@ export class Trace {
   readonly steps: TraceStep[] = [];
   /** The IRI of the one resource a `resource` plan found (its id may be a `predicate` id's literal). */
   found?: string;
+  /** The IRIs of the resources a list's document shows as its primary data (a page's members). */
+  shown?: readonly string[];
 
   /** Records a step; `fallback` when it replaces the step before it. */
   step(path: string, why: string, fallback = false): void {

@@ -107,7 +107,7 @@ export function jsonApiHandler(
         await sendVariants(req, res, new Variants(represent(document)), 'no-store');
         return;
       }
-      const reads = options.cacheTtlSeconds > 0 ? planReads(dataset.mapping, plan, trace.found) : [];
+      const reads = options.cacheTtlSeconds > 0 ? planReads(dataset.mapping, plan, trace.found, trace.shown) : [];
       const reading = { dataset: dataset.name, reads, stamp };
       const variants = cache.set(key, new Variants(represent(document)), options.cacheTtlSeconds, reading);
       res.setHeader('Server-Timing', timing + (options.cacheTtlSeconds > 0 ? ', cache;desc=miss' : ''));

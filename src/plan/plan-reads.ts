@@ -17,18 +17,32 @@ import type { ListRequest, ParentRef, Plan } from './plan.js';
  * of its parent. The rest stays keyed by bare IRIs: the resource's class and id predicate, and
  * whatever else the plan touches (its include, the listed type of a related URL).
  *
+ * A page without `include` whose members are known (`shown`: its primary data) reads the listed
+ * type's attributes that its list does not sort or filter by of those members alone, by their
+ * resource keys: a new label of a resource the page does not show keeps it. What the list reads
+ * (its order, members and filters: {@link listReads}) stays keyed by bare IRIs.
+ *
  * The plan is walked whole rather than field by field, so that a new kind of filter or path
  * cannot be forgotten: whatever mapping part it holds is found.
  *
  * @example planReads(mapping, planRequest(mapping, route, parameters, options, profiles))
  */
-export function planReads(mapping: Mapping, plan: Plan, found?: string): string[] {
+export function planReads(mapping: Mapping, plan: Plan, found?: string, shown?: readonly string[]): string[] {
   const one = oneResource(plan, found);
   const { types } = walk(mapping, one ? one.rest : plan);
   const reads = new Set<string>();
+  const page = shownPage(plan, shown);
   for (const type of types) {
-    typeReads(type, reads);
+    if (type === page?.type) identityReads(type, reads);
+    else typeReads(type, reads);
     for (const relationship of type.relationships.values()) relationshipReads(mapping, relationship, reads);
+  }
+  if (page) {
+    for (const iri of listReads(mapping, page.list)) reads.add(iri);
+    for (const attribute of page.type.attributes.values()) {
+      if (reads.has(attribute.predicate)) continue; // read by predicate anyway
+      for (const member of page.members) keyReads(attribute.predicate, member, reads);
+    }
   }
   if (one?.type) {
     identityReads(one.type, reads);
@@ -89,6 +103,17 @@ function walk(mapping: Mapping, value: object) {
   };
   visit(value);
   return { types, relationships, attributes };
+}
+
+/**
+ * The list of a page whose shown attributes can be read of its members alone: a collection or a
+ * related to-one document without `include` (an included resource of the listed type would show
+ * them of other resources), whose members the executor said (`Trace.shown`).
+ */
+function shownPage(plan: Plan, shown: readonly string[] | undefined) {
+  if (shown === undefined || (plan.kind !== 'collection' && plan.kind !== 'related-one')) return undefined;
+  if (plan.view.include !== undefined) return undefined;
+  return { type: plan.list.type, list: plan.list, members: shown };
 }
 
 /**

@@ -221,6 +221,38 @@ describeStores('delta listener: bad input, the public port, other graphs, precis
     expect(await kept(() => change('_:b0', `${SKOS}prefLabel`, label))).toEqual(['year', 'otherYear']);
   });
 
+  test('a new label of a concept drops the pages that show it and keeps those that do not, unless the list sorts by it', async () => {
+    const pages = {
+      showing: '/trade-activities/7c1e0a42/concerns', // 0101 and 0201
+      notShowing: '/trade-activities/86b4c2aa/concerns', // 0a01
+      sortedByLabel: '/trade-activities/86b4c2aa/concerns?sort=label', // a label may move a member in
+      withInclude: '/trade-activities/86b4c2aa/concerns?include=broader-concepts', // labels of other concepts
+    };
+    for (const path of Object.values(pages)) await fromCache(fed, path);
+    for (const path of Object.values(pages)) expect(await fromCache(fed, path), path).toBe(true);
+    const label: DeltaTerm = { type: 'literal', value: 'Live animals, new', 'xml:lang': 'en' };
+    const answer = await postDelta(
+      fed.deltaUrl,
+      [
+        {
+          inserts: [
+            {
+              subject: { type: 'uri', value: CONCEPT },
+              predicate: { type: 'uri', value: `${SKOS}prefLabel` },
+              object: label,
+            },
+          ],
+          deletes: [],
+        },
+      ],
+      auth,
+    );
+    expect(answer.status).toBe(204);
+    const cached: string[] = [];
+    for (const [name, path] of Object.entries(pages)) if (await fromCache(fed, path)) cached.push(name);
+    expect(cached).toEqual(['notShowing']);
+  });
+
   test('a delta for a graph the dataset does not read drops as if it were the dataset’s (the graph is not trusted)', async () => {
     await warm();
     const before = metricValue(await fed.api.metrics(), 'delta_triples_total', { rule: 'other-graph' });

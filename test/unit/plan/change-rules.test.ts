@@ -70,11 +70,14 @@ beforeAll(async () => {
   mapping = await loadMapping('mappings/sample.yaml');
 });
 
-/** The IRIs a GET of `url` reads, as the response cache keys it; `found`: the IRI a `predicate` id stood for. */
-function reads(url: string, found?: string): string[] {
+/**
+ * The IRIs a GET of `url` reads, as the response cache keys it; `found`: the IRI a `predicate` id
+ * stood for; `shown`: the IRIs of a page's members.
+ */
+function reads(url: string, found?: string, shown?: readonly string[]): string[] {
   const [path, query = ''] = url.split('?');
   const plan = planRequest(mapping, parsePath(path!), parseQuery(query, 'json-api'), DEFAULT_DATASET_OPTIONS, []);
-  return planReads(mapping, plan, found);
+  return planReads(mapping, plan, found, shown);
 }
 
 describe('changeRules: the rule each changed triple falls under, and what it marks', () => {
@@ -183,6 +186,46 @@ describe('planReads: an answer about one resource is reached by changes to that 
     [inScheme, '/concept-schemes/02/top-concepts', undefined, true], // lists concepts: reads their relationships
   ] as const)('%#: %o reaches %s (found %s): %s', (changed, url, found, expected) => {
     expect(reaches(changed, url, found)).toBe(expected);
+  });
+});
+
+describe('planReads: a page reads the attributes it shows of its members alone, and its list as a list', () => {
+  const OTHER_CONCEPT = 'http://linkedeconomy.org/resource/concept/0201';
+  const labelOf = (concept: string) => triple(uri(concept), `${SKOS}prefLabel`, label);
+  const notationOf = (concept: string) =>
+    triple(uri(concept), `${SKOS}notation`, { type: 'literal', value: '0101' });
+  const concerns = triple(ACTIVITY, `${ELOD}concerns`, CONCEPT);
+  const conceptType = triple(uri(OTHER_CONCEPT), RDF_TYPE, uri(`${SKOS}Concept`));
+  const reaches = (changed: DeltaTriple, url: string, shown: readonly string[]) =>
+    changeRules(mapping, GRAPH)
+      .effect(changed)
+      .iris.some((iri) => reads(url, undefined, shown).includes(iri));
+
+  it.each([
+    // A shown attribute the list does not sort by: of the page's members alone.
+    [labelOf(CONCEPT.value), '/trade-activities/7c1e0a42/concerns', [CONCEPT.value], true],
+    [labelOf(OTHER_CONCEPT), '/trade-activities/7c1e0a42/concerns', [CONCEPT.value], false],
+    [labelOf(OTHER_CONCEPT), '/concepts', [CONCEPT.value], false],
+    [labelOf(OTHER_CONCEPT), '/trade-activities/7c1e0a42/origin', ['http://x/agent'], false],
+    // A blank node's label may be any member's.
+    [triple({ type: 'bnode', value: 'b0' }, `${SKOS}prefLabel`, label), '/concepts', [CONCEPT.value], true],
+    // What orders or filters the list: any resource's change may move a member in or out.
+    [notationOf(OTHER_CONCEPT), '/trade-activities/7c1e0a42/concerns?sort=notation', [CONCEPT.value], true],
+    [labelOf(OTHER_CONCEPT), '/concepts?sort=label', [CONCEPT.value], true],
+    [labelOf(OTHER_CONCEPT), '/concepts?filter[label]=Pasta', [CONCEPT.value], true],
+    [conceptType, '/concepts', [CONCEPT.value], true],
+    [concerns, '/trade-activities/7c1e0a42/concerns', [CONCEPT.value], true],
+    // With include, the listed type's attributes may show of included resources: by predicate.
+    [labelOf(OTHER_CONCEPT), '/concepts?include=broader-concepts', [CONCEPT.value], true],
+    // An empty page shows no attribute.
+    [labelOf(OTHER_CONCEPT), '/trade-activities/7c1e0a42/concerns', [], false],
+  ] as const)('%#: %o reaches %s (showing %o): %s', (changed, url, shown, expected) => {
+    expect(reaches(changed, url, shown)).toBe(expected);
+  });
+
+  it('without the members (a cached answer stored before they were known), by predicate as before', () => {
+    expect(reads('/concepts')).toContain(`${SKOS}prefLabel`);
+    expect(reads('/concepts', undefined, [CONCEPT.value])).not.toContain(`${SKOS}prefLabel`);
   });
 });
 
