@@ -192,8 +192,7 @@ describe('planReads: an answer about one resource is reached by changes to that 
 describe('planReads: a page reads the attributes it shows of its members alone, and its list as a list', () => {
   const OTHER_CONCEPT = 'http://linkedeconomy.org/resource/concept/0201';
   const labelOf = (concept: string) => triple(uri(concept), `${SKOS}prefLabel`, label);
-  const notationOf = (concept: string) =>
-    triple(uri(concept), `${SKOS}notation`, { type: 'literal', value: '0101' });
+  const notationOf = (concept: string) => triple(uri(concept), `${SKOS}notation`, { type: 'literal', value: '0101' });
   const concerns = triple(ACTIVITY, `${ELOD}concerns`, CONCEPT);
   const conceptType = triple(uri(OTHER_CONCEPT), RDF_TYPE, uri(`${SKOS}Concept`));
   const reaches = (changed: DeltaTriple, url: string, shown: readonly string[]) =>
