@@ -1,13 +1,16 @@
 import type { SelectQuery } from 'sparqljs';
+import { isSafeAbsoluteIri } from '../../mapping/iri.js';
 import type { Mapping } from '../../mapping/model.js';
+import { patchableList } from '../../plan/patchable-list.js';
 import type { ListRequest } from '../../plan/plan.js';
 import { listReads } from '../../plan/plan-reads.js';
-import { buildListQuery } from '../../sparql/list-query.js';
+import { buildListQuery, restrictedToMembers } from '../../sparql/list-query.js';
 import { toText } from '../../sparql/to-text.js';
 import { type Store, StoreError } from '../../store/store.js';
 import { cursorSlice, type OrderedList, offsetSlice, orderedList } from '../ordered-list.js';
+import { patchList } from '../patch-list.js';
 import { listLane, runQuery } from '../run-query.js';
-import type { ListWindows } from '../window-cache.js';
+import type { ListPatcher, ListWindows } from '../window-cache.js';
 import type { AccessPath, PathContext, PathRead, RunPath } from './access-path.js';
 import { noParent } from './list-rows.js';
 
@@ -75,7 +78,28 @@ export async function cachedList(
           throw error;
         },
       ),
+    listPatcher(mapping, request, store, query),
   );
   if (list?.missingParent) throw noParent(request);
   return list;
+}
+
+/**
+ * How the window cache patches this list (`window-cache.ts` ListPatcher): its changed members
+ * read by the list's own query kept to them, one query, and moved (`patch-list.ts`). A subject
+ * the server would not write in a query (not an IRI it accepts) makes the list be read whole.
+ */
+function listPatcher(mapping: Mapping, request: ListRequest, store: Store, query: SelectQuery): ListPatcher {
+  return {
+    confined: (stale) => patchableList(mapping, request, stale).patchable,
+    patch: async (list, changed) => {
+      const members = [...changed];
+      if (!members.every(isSafeAbsoluteIri)) return undefined;
+      const rows =
+        members.length === 0
+          ? []
+          : await runQuery(store, restrictedToMembers(query, members), listLane(request), 'patch-list');
+      return patchList(request, list, changed, rows);
+    },
+  };
 }
