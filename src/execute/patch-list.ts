@@ -34,53 +34,78 @@ export function patchList(
     // The sort's order, proven pair by pair (a comparison that is not a total order would not throw).
     for (let i = 1; i < moved.length; i++)
       if (compare(moved[i - 1]!, moved[i]!) >= 0) throw new UncertainOrder('the members read again do not sort');
-    const kept: KeyedMember[] = [];
+    // The kept members as indices into the list: no object per member of a list of 70,000.
+    const kept = new Int32Array(list.members.length);
+    let length = 0;
     list.members.forEach((member, i) => {
-      if (!changed.has(member.iri)) kept.push({ member, keys: list.keys[i]! });
+      if (!changed.has(member.iri)) kept[length++] = i;
     });
-    const places = moved.map((member) => placeIn(kept, member, compare));
+    const at = (j: number): KeyedMember => ({ member: list.members[kept[j]!]!, keys: list.keys[kept[j]!]! });
+    const places = moved.map((member) => placeIn(length, at, member, compare));
     for (let i = 1; i < places.length; i++)
       if (places[i]! < places[i - 1]!) throw new UncertainOrder('the kept list is not in the order the server sees');
-    return merged(kept, moved, places);
+    return merged(list, kept.subarray(0, length), moved, places);
   } catch (error) {
     if (error instanceof UncertainOrder) return undefined;
     throw error;
   }
 }
 
-/** The index in `kept` before which `member` goes, proven by its neighbours. */
+/** The index among the `length` kept members (`at`) before which `member` goes, proven by its neighbours. */
 function placeIn(
-  kept: readonly KeyedMember[],
+  length: number,
+  at: (j: number) => KeyedMember,
   member: KeyedMember,
   compare: (a: KeyedMember, b: KeyedMember) => number,
 ): number {
   let low = 0;
-  let high = kept.length;
+  let high = length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (compare(kept[middle]!, member) < 0) low = middle + 1;
+    if (compare(at(middle), member) < 0) low = middle + 1;
     else high = middle;
   }
-  const before = kept[low - 1];
-  const after = kept[low];
-  if ((before && compare(before, member) >= 0) || (after && compare(member, after) >= 0))
+  if ((low > 0 && compare(at(low - 1), member) >= 0) || (low < length && compare(member, at(low)) >= 0))
     throw new UncertainOrder(`${member.member.iri} fits between no two members of the kept list`);
   return low;
 }
 
-/** The kept members with the moved ones (sorted, each with its place in `kept`) put in: one pass. */
-function merged(kept: readonly KeyedMember[], moved: readonly KeyedMember[], places: readonly number[]): OrderedList {
-  const members: OrderedList['members'][number][] = [];
-  const keys: OrderedList['keys'][number][] = [];
+/** The kept members (indices into `list`) with the moved ones (sorted, each with its place among the kept) put in: one pass. */
+function merged(
+  list: OrderedList,
+  kept: Int32Array,
+  moved: readonly KeyedMember[],
+  places: readonly number[],
+): OrderedList {
+  const size = kept.length + moved.length;
+  const members: OrderedList['members'][number][] = new Array(size);
+  const keys: OrderedList['keys'][number][] = new Array(size);
+  let out = 0;
   let next = 0;
-  const put = ({ member, keys: values }: KeyedMember) => {
-    members.push(member);
-    keys.push(values);
+  for (let j = 0; j <= kept.length; j++) {
+    while (next < moved.length && places[next] === j) {
+      members[out] = moved[next]!.member;
+      keys[out++] = moved[next++]!.keys;
+    }
+    if (j === kept.length) break;
+    members[out] = list.members[kept[j]!]!;
+    keys[out++] = list.keys[kept[j]!]!;
+  }
+  return withLazyPlaces(members, keys);
+}
+
+/**
+ * A list whose `places` are made when first asked for: only cursor pages ask, and a new map of
+ * 70,000 ids is three quarters of a patch's time (16 of 22 ms).
+ */
+function withLazyPlaces(members: OrderedList['members'], keys: OrderedList['keys']): OrderedList {
+  let places: Map<string, number> | undefined;
+  return {
+    members,
+    keys,
+    get places() {
+      places ??= new Map(members.map((member, i) => [member.id, i]));
+      return places;
+    },
   };
-  kept.forEach((member, i) => {
-    while (next < moved.length && places[next] === i) put(moved[next++]!);
-    put(member);
-  });
-  while (next < moved.length) put(moved[next++]!);
-  return { members, keys, places: new Map(members.map((member, i) => [member.id, i])) };
 }
