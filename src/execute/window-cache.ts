@@ -217,7 +217,9 @@ export class WindowCache {
         const changed = this.changedMembers(entry);
         if (changed) {
           // Its errors are this request's own (no retry: it may be this request that went away).
-          const patched = await this.patch(key, entry as PatchableEntry, changed, ttl);
+          // The asking request's patcher when it gives one (the same list query: it traces its own
+          // request), else the one kept with the list.
+          const patched = await this.patch(key, entry as PatchableEntry, changed, ttl, patcher);
           if (patched === undefined) continue; // dropped: read whole
           count(this.hits, dataset);
           return patched;
@@ -305,13 +307,14 @@ export class WindowCache {
     entry: PatchableEntry,
     changed: ReadonlySet<string>,
     ttl: number,
+    patcher: ListPatcher = entry.patcher,
   ): Promise<OrderedList | undefined> {
     const reading: Reading = { ...entry.reading, stamp: this.freshness.now() };
     const started = this.clock.now();
     // What is left of the list's time to live: a patch brings some members up to date, not all.
     const remaining = this.entries.getRemainingTTL(key);
     const kept = Number.isFinite(remaining) && remaining > 0 ? Math.max(1, Math.round(remaining)) : ttl;
-    const promise = entry.patcher
+    const promise = patcher
       .patch(entry.list, changed)
       .then(
         (patched) => {

@@ -10,6 +10,7 @@ import { type Store, StoreError } from '../../store/store.js';
 import { cursorSlice, type OrderedList, offsetSlice, orderedList } from '../ordered-list.js';
 import { patchList } from '../patch-list.js';
 import { listLane, runQuery } from '../run-query.js';
+import type { Trace } from '../trace.js';
 import type { ListPatcher, ListWindows } from '../window-cache.js';
 import type { AccessPath, PathContext, PathRead, RunPath } from './access-path.js';
 import { noParent } from './list-rows.js';
@@ -30,7 +31,8 @@ export async function readWindowCache(
   const { read } = path;
   const { request, window, keyset } = read;
   const list =
-    context.windows && (await cachedList(context.mapping, request, context.store, context.windows, path.query));
+    context.windows &&
+    (await cachedList(context.mapping, request, context.store, context.windows, path.query, context.trace));
   const total = list && read.count !== 'none' ? { total: list.members.length } : {};
   if (list && !keyset) return { members: offsetSlice(list, window), ...total };
   const cut =
@@ -65,6 +67,8 @@ export async function cachedList(
   windows: ListWindows,
   // An empty keyset: the plain order with the sort keys projected, as cursors need them.
   query: SelectQuery = buildListQuery(mapping, request, undefined, { fromEnd: false }),
+  /** Where a patch of the list says so (`patch` in Server-Timing and explain). */
+  trace?: Trace,
 ): Promise<OrderedList | undefined> {
   const list = await windows.list(
     toText(query, store.textOrder),
@@ -78,7 +82,7 @@ export async function cachedList(
           throw error;
         },
       ),
-    listPatcher(mapping, request, store, query),
+    listPatcher(mapping, request, store, query, trace),
   );
   if (list?.missingParent) throw noParent(request);
   return list;
@@ -89,7 +93,13 @@ export async function cachedList(
  * read by the list's own query kept to them, one query, and moved (`patch-list.ts`). A subject
  * the server would not write in a query (not an IRI it accepts) makes the list be read whole.
  */
-function listPatcher(mapping: Mapping, request: ListRequest, store: Store, query: SelectQuery): ListPatcher {
+function listPatcher(
+  mapping: Mapping,
+  request: ListRequest,
+  store: Store,
+  query: SelectQuery,
+  trace?: Trace,
+): ListPatcher {
   return {
     confined: (stale) => patchableList(mapping, request, stale).patchable,
     patch: async (list, changed) => {
@@ -99,7 +109,13 @@ function listPatcher(mapping: Mapping, request: ListRequest, store: Store, query
         members.length === 0
           ? []
           : await runQuery(store, restrictedToMembers(query, members), listLane(request), 'patch-list');
-      return patchList(request, list, changed, rows);
+      const patched = patchList(request, list, changed, rows);
+      if (patched)
+        trace?.step(
+          'patch',
+          `the kept list went stale by changes of its members' own triples: ${members.length} changed subjects read again (one query) and moved`,
+        );
+      return patched;
     },
   };
 }
