@@ -242,9 +242,15 @@ export class WindowCache {
     const started = this.clock.now();
     const promise = compute()
       .then((list) => {
-        // Stale before it is kept (a change came while it was read): it answers, and is not kept.
+        // Stale before it is kept (a change came while it was read): it answers, and is not kept,
+        // unless the change can be patched (a list of 70,000 read while a year changed): then it
+        // is kept stale, and the next request patches it rather than read it whole again.
         if (!this.freshness.fresh(reading)) {
-          this.churned(key, started);
+          const stale: Entry | undefined = list && { list, reading, patcher, stalePatches: 0 };
+          if (stale && this.changedMembers(stale) && orderedListBytes(list!) + key.length <= this.maxBytes) {
+            this.churning.delete(key);
+            this.keep(key, list, reading, ttl, patcher, 0);
+          } else this.churned(key, started);
           return list;
         }
         this.churning.delete(key);

@@ -269,7 +269,10 @@ describe('WindowCache', () => {
         },
       };
       const { calls, compute } = reader(list(3));
-      const ask = () => windows.list('q', () => [YEAR, OTHER], compute, patcher);
+      const ask = Object.assign(() => windows.list('q', () => [YEAR, OTHER], compute, patcher), {
+        /** Asks with another `compute` (a reading the test holds). */
+        with: (other: typeof compute) => windows.list('q', () => [YEAR, OTHER], other, patcher),
+      });
       const change = (iri: string, ...subjects: (string | null)[]) =>
         freshness.changed(
           DATASET,
@@ -369,6 +372,30 @@ describe('WindowCache', () => {
       expect(await patching).toEqual(list(3));
       expect(await ask()).toBeUndefined(); // dropped and paused: pages from the store
       expect(calls.n).toBe(1);
+    });
+
+    it('a whole reading that went stale by such changes is kept, and the next request patches it', async () => {
+      const { ask, calls, patches, change } = patchingCache(renamed);
+      let open!: () => void;
+      const gated = reader(list(3), new Promise<void>((resolve) => (open = resolve)));
+      const reading = ask.with(gated.compute);
+      change(YEAR, 'http://example.org/during');
+      open();
+      expect(await reading).toEqual(list(3));
+      expect(await ask()).toEqual(list(3));
+      expect([gated.calls.n, calls.n, patches]).toEqual([1, 0, [['http://example.org/during']]]);
+    });
+
+    it('one that went stale by other changes is not kept, and pauses whole readings', async () => {
+      const { ask, patches, change } = patchingCache(renamed);
+      let open!: () => void;
+      const gated = reader(list(3), new Promise<void>((resolve) => (open = resolve)));
+      const reading = ask.with(gated.compute);
+      change(OTHER, 'http://example.org/during');
+      open();
+      expect(await reading).toEqual(list(3));
+      expect(await ask()).toBeUndefined(); // paused: the page comes from the store
+      expect([gated.calls.n, patches.length]).toEqual([1, 0]);
     });
   });
 });
