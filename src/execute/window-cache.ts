@@ -26,7 +26,10 @@ export interface ListWindows {
    * (`Freshness`) makes the kept list stale, and a reading that started before the change is
    * neither joined by later requests nor kept. A list that changes faster than it can be read
    * (its reading went stale) is not read whole again for a while (`CHURN_BACKOFF_MS`): meanwhile
-   * `undefined`, and each request reads its page from the store.
+   * `undefined`, and each request reads its page from the store. With a `patcher`, a list made
+   * stale only by changes of its own members (kept, or a reading that went stale so) is kept
+   * stale and patched by the next request that asks for it: one query for the changed members,
+   * not the whole list (docs/live-data.md, "Lists patched in place").
    */
   list(
     key: string,
