@@ -25,29 +25,92 @@ export class Freshness {
   /**
    * @param maxChanges How many changed IRIs and resource keys a dataset's ledger remembers; past
    *   it the older half is forgotten, and readings older than what was forgotten count as stale.
+   * @param maxSubjects How many recent changes of one IRI the ledger remembers the subject of
+   *   ({@link changedSubjects}); past it the older half is forgotten, and "which subjects changed"
+   *   since before them is unknown.
    */
-  constructor(private readonly maxChanges = 100_000) {}
+  constructor(
+    private readonly maxChanges = 100_000,
+    private readonly maxSubjects = 10_000,
+  ) {}
 
   private clock = 0;
   private readonly changes = new Map<string, Map<string, number>>();
   private readonly wholeChanges = new Map<string, number>();
+  /** Per dataset and IRI, the subjects of its recent changes (see {@link SubjectLog}). */
+  private readonly subjects = new Map<string, Map<string, SubjectLog>>();
 
   /** The moment to stamp a reading with: take it before asking the store. */
   now(): number {
     return this.clock;
   }
 
-  /** Records that these IRIs' triples changed in `dataset`. */
-  changed(dataset: string, iris: Iterable<string>): void {
+  /**
+   * Records that these IRIs' triples changed in `dataset`. `subjects` says, for some of them, the
+   * subjects of the changed triples (`null`: a subject that can't be told, a blank node); for any
+   * other IRI of `iris` that the ledger logs subjects of, which subjects changed is unknown from
+   * now on back.
+   */
+  changed(dataset: string, iris: Iterable<string>, subjects?: ReadonlyMap<string, ReadonlySet<string> | null>): void {
     const at = ++this.clock;
     let changes = this.changes.get(dataset);
     if (!changes) this.changes.set(dataset, (changes = new Map()));
+    let logs = this.subjects.get(dataset);
+    if (!logs) this.subjects.set(dataset, (logs = new Map()));
     // Kept in the order they last changed, the oldest first, for forget().
     for (const iri of iris) {
       changes.delete(iri);
       changes.set(iri, at);
+      const told = subjects?.get(iri);
+      let log = logs.get(iri);
+      if (told === undefined) {
+        // No log yet: changedSubjects answers "unknown" for an IRI without one.
+        if (log) log.unknownUntil = at;
+        continue;
+      }
+      if (!log) logs.set(iri, (log = { entries: [], unknownUntil: 0 }));
+      if (told === null) log.unknownUntil = at;
+      else for (const subject of told) log.entries.push({ at, subject });
+      if (log.entries.length > this.maxSubjects) {
+        // The older half goes; what changed before the last of it is unknown.
+        const forgotten = log.entries.splice(0, log.entries.length - Math.floor(this.maxSubjects / 2));
+        log.unknownUntil = Math.max(log.unknownUntil, forgotten.at(-1)!.at);
+      }
     }
     if (changes.size > this.maxChanges) this.forget(dataset, changes);
+  }
+
+  /**
+   * The subjects of the triples of `iri` (a predicate, or a class: the subjects typed with it)
+   * that changed in `dataset` after `since` (a reading's stamp); `undefined` when the ledger can't
+   * tell: a blank node subject, more changes than it keeps, an IRI whose subjects were not given,
+   * or a whole change since. Over-answering is allowed (a subject may be named when its change
+   * undid itself), under-answering never.
+   *
+   * @example freshness.changedSubjects('sample', 'http://data.europa.eu/eli/ontology#financialYear', stamp) // Set { 'http://…/activity/1' }
+   */
+  changedSubjects(dataset: string, iri: string, since: number): ReadonlySet<string> | undefined {
+    if ((this.wholeChanges.get(dataset) ?? 0) > since) return undefined;
+    if ((this.changes.get(dataset)?.get(iri) ?? 0) <= since) return new Set();
+    const log = this.subjects.get(dataset)?.get(iri);
+    if (!log || log.unknownUntil > since) return undefined;
+    const { entries } = log;
+    // The first entry after `since` (entries are in the order of their time).
+    let low = 0;
+    let high = entries.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (entries[middle]!.at > since) high = middle;
+      else low = middle + 1;
+    }
+    return new Set(entries.slice(low).map((entry) => entry.subject));
+  }
+
+  /** The IRIs `reading` read that changed since it started; `undefined` when its dataset changed whole since. */
+  staleReads(reading: Reading): string[] | undefined {
+    if ((this.wholeChanges.get(reading.dataset) ?? 0) > reading.stamp) return undefined;
+    const changes = this.changes.get(reading.dataset);
+    return changes ? reading.reads.filter((iri) => (changes.get(iri) ?? 0) > reading.stamp) : [];
   }
 
   /**
@@ -70,6 +133,7 @@ export class Freshness {
     this.wholeChanges.set(dataset, ++this.clock);
     // Every reading older than this is stale now; the older per-IRI marks say nothing more.
     this.changes.delete(dataset);
+    this.subjects.delete(dataset);
   }
 
   /** Whether nothing `reading` read has changed since it started. */
@@ -87,4 +151,13 @@ export class Freshness {
     for (const [key, { reading }] of entries) if (reading.dataset === dataset && !this.fresh(reading)) stale.push(key);
     return stale;
   }
+}
+
+/**
+ * The recent changes of one IRI with their subjects, oldest first, and the time up to which the
+ * subjects are not known (a change whose subject was not told, or older entries forgotten).
+ */
+interface SubjectLog {
+  readonly entries: { readonly at: number; readonly subject: string }[];
+  unknownUntil: number;
 }

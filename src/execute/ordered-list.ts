@@ -1,6 +1,7 @@
 import type { ListRequest, Paging, Window } from '../plan/plan.js';
 import type { KeyValue } from '../request/cursor.js';
 import type { Member } from '../shape/resource-objects.js';
+import { keyVariable } from '../sparql/sort-clauses.js';
 import type { Row } from '../store/store.js';
 import { keyValueReader, membersOf } from './rows.js';
 
@@ -21,6 +22,8 @@ export interface OrderedList {
   readonly places: ReadonlyMap<string, number>;
   /** The list hangs off a parent that does not exist: a 404, and no member. */
   readonly missingParent?: true;
+  /** A member's key is a blank node, which `keys` holds as none: the server cannot place members among them (`patch-list.ts`). */
+  readonly blankKeys?: true;
 }
 
 /** Members in the order a query read them, and their sort key values (`keys[i]` for `members[i]`). */
@@ -41,7 +44,21 @@ const MISSING_PARENT: OrderedList = Object.freeze({ members: [], keys: [], place
 export function orderedList(request: ListRequest, rows: readonly Row[]): OrderedList {
   if (request.parent && rows.length === 0) return MISSING_PARENT;
   const { members, keys } = membersRead(request, rows);
-  return { members, keys, places: new Map(members.map((member, i) => [member.id, i])) };
+  return {
+    members,
+    keys,
+    places: new Map(members.map((member, i) => [member.id, i])),
+    ...(hasBlankKey(request, rows) && { blankKeys: true as const }),
+  };
+}
+
+/**
+ * Whether a row binds a sort key to a blank node: ORDER BY sees a value there, where
+ * `keyValueReader` reads none (`null`), so the server cannot place such a member itself.
+ */
+export function hasBlankKey(request: Pick<ListRequest, 'sort'>, rows: readonly Row[]): boolean {
+  const names = request.sort.flatMap(({ path }, i) => (path.end === 'id' ? [] : [keyVariable(i).value]));
+  return rows.some((row) => names.some((name) => row[name]?.termType === 'BlankNode'));
 }
 
 /**

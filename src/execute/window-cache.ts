@@ -26,13 +26,28 @@ export interface ListWindows {
    * (`Freshness`) makes the kept list stale, and a reading that started before the change is
    * neither joined by later requests nor kept. A list that changes faster than it can be read
    * (its reading went stale) is not read whole again for a while (`CHURN_BACKOFF_MS`): meanwhile
-   * `undefined`, and each request reads its page from the store.
+   * `undefined`, and each request reads its page from the store. With a `patcher`, a list made
+   * stale only by changes of its own members (kept, or a reading that went stale so) is kept
+   * stale and patched by the next request that asks for it: one query for the changed members,
+   * not the whole list (docs/live-data.md, "Lists patched in place").
    */
   list(
     key: string,
     reads: () => readonly string[],
     compute: () => Promise<OrderedList | undefined>,
+    patcher?: ListPatcher,
   ): Promise<OrderedList | undefined>;
+}
+
+/**
+ * How a kept list is brought up to date after changes confined to known members, rather than read
+ * whole: `confined` says whether changes of the stale IRIs can have touched no member but the
+ * subjects of the changed triples (`plan/patchable-list.ts`); `patch` reads those again and moves
+ * them (`patch-list.ts`), `undefined` when it cannot be sure where they go.
+ */
+export interface ListPatcher {
+  confined(stale: readonly string[]): boolean;
+  patch(list: OrderedList, changed: ReadonlySet<string>): Promise<OrderedList | undefined>;
 }
 
 /** What `/metrics` reports of a window cache. */
@@ -42,6 +57,8 @@ export interface WindowCacheStats {
   /** By dataset: pages cut from a cached list, and pages whose list was not cached (read, or not cacheable). */
   readonly hits: ReadonlyMap<string, number>;
   readonly misses: ReadonlyMap<string, number>;
+  /** By dataset: stale lists patched (their changed members read again and moved) rather than read whole. */
+  readonly patched: ReadonlyMap<string, number>;
 }
 
 export const DEFAULT_WINDOW_CACHE_MAX_BYTES = 256 * 2 ** 20;
@@ -52,13 +69,24 @@ const UNCACHEABLE = Symbol('uncacheable');
 interface Entry {
   readonly list: OrderedList | typeof UNCACHEABLE;
   readonly reading: Reading;
+  /** How to patch the list when it goes stale (see {@link ListPatcher}), if it can be. */
+  readonly patcher?: ListPatcher | undefined;
+  /** Patches in a row that went stale while they ran. */
+  readonly stalePatches?: number;
 }
+type PatchableEntry = Entry & { readonly list: OrderedList; readonly patcher: ListPatcher };
 interface Flight {
   readonly promise: Promise<OrderedList | undefined>;
   readonly reading: Reading;
   /** When the reading started, on the cache's clock. */
   readonly started: number;
+  /** A patch of a kept list, not a whole reading. */
+  readonly patch?: true;
 }
+/** More changed members than this and a list is read whole rather than patched (one query's VALUES). */
+export const MAX_PATCHED_MEMBERS = 500;
+/** Patches in a row that may go stale while they run before the list is dropped and paused. */
+export const MAX_STALE_PATCHES = 3;
 const MARKER_BYTES = 64;
 
 /**
@@ -94,6 +122,7 @@ export class WindowCache {
   private readonly churning = new LRUCache<string, { until: number; pause: number }>({ max: CHURNING_MAX });
   private readonly hits = new Map<string, number>();
   private readonly misses = new Map<string, number>();
+  private readonly patches = new Map<string, number>();
 
   constructor(options: WindowCacheOptions = {}) {
     this.maxBytes = options.maxBytes ?? DEFAULT_WINDOW_CACHE_MAX_BYTES;
@@ -115,7 +144,10 @@ export class WindowCache {
     if (!(ttlSeconds > 0)) return undefined;
     // lru-cache: a TTL of 0 never expires.
     const ttl = Number.isFinite(ttlSeconds) ? Math.max(1, Math.round(ttlSeconds * 1000)) : 0;
-    return { list: (key, reads, compute) => this.list(dataset, JSON.stringify([dataset, key]), reads, ttl, compute) };
+    return {
+      list: (key, reads, compute, patcher) =>
+        this.list(dataset, JSON.stringify([dataset, key]), reads, ttl, compute, patcher),
+    };
   }
 
   /**
@@ -126,13 +158,25 @@ export class WindowCache {
    */
   dropStale(dataset: string): number {
     let dropped = 0;
-    for (const key of this.freshness.staleKeys(dataset, this.entries.entries()))
-      if (this.entries.delete(key)) dropped++;
+    // A stale list that can be patched stays, for the next request that asks to patch it.
+    const stale = [...this.entries.entries()].filter(
+      ([, entry]) =>
+        entry.reading.dataset === dataset &&
+        !this.freshness.fresh(entry.reading) &&
+        this.changedMembers(entry) === undefined,
+    );
+    for (const [key] of stale) if (this.entries.delete(key)) dropped++;
     return dropped;
   }
 
   stats(): WindowCacheStats {
-    return { entries: this.entries.size, bytes: this.entries.calculatedSize, hits: this.hits, misses: this.misses };
+    return {
+      entries: this.entries.size,
+      bytes: this.entries.calculatedSize,
+      hits: this.hits,
+      misses: this.misses,
+      patched: this.patches,
+    };
   }
 
   private async list(
@@ -141,55 +185,172 @@ export class WindowCache {
     reads: () => readonly string[],
     ttl: number,
     compute: () => Promise<OrderedList | undefined>,
+    patcher: ListPatcher | undefined,
   ): Promise<OrderedList | undefined> {
-    let entry = this.entries.get(key);
-    if (entry && !this.freshness.fresh(entry.reading)) {
-      this.entries.delete(key);
-      entry = undefined;
-    }
-    count(entry !== undefined && entry.list !== UNCACHEABLE ? this.hits : this.misses, dataset);
-    if (entry !== undefined) return entry.list === UNCACHEABLE ? undefined : entry.list;
     for (;;) {
+      const entry = this.entries.get(key);
+      if (entry && this.freshness.fresh(entry.reading)) {
+        count(entry.list !== UNCACHEABLE ? this.hits : this.misses, dataset);
+        return entry.list === UNCACHEABLE ? undefined : entry.list;
+      }
       const flight = this.flights.get(key);
       // A reading that started before a change answers the requests that joined it, no later one;
-      // nor is another started while it runs: the list changes faster than it is read.
+      // nor is another started while it runs: the list changes faster than it is read. (A patch
+      // that went stale is kept, and patched again by the next request: no pause.)
       if (flight && !this.freshness.fresh(flight.reading)) {
-        this.churned(key, flight.started);
+        if (!flight.patch) this.churned(key, flight.started);
+        count(this.misses, dataset);
         return undefined;
       }
-      if (!flight) {
-        if ((this.churning.get(key)?.until ?? 0) > this.clock.now()) return undefined;
-        return this.read(key, { dataset, reads: reads(), stamp: this.freshness.now() }, ttl, compute);
+      if (flight) {
+        try {
+          const list = await flight.promise;
+          // A patch that could not place its members drops the list: read it whole (or join whoever does).
+          if (flight.patch && list === undefined) continue;
+          count(flight.patch ? this.hits : this.misses, dataset);
+          return list;
+        } catch (error) {
+          // Not a store error: the request that started the reading went away (its client, its
+          // deadline), which says nothing about this one. Read again (or join whoever does).
+          if (error instanceof StoreError) throw error;
+          continue;
+        }
       }
-      try {
-        return await flight.promise;
-      } catch (error) {
-        // Not a store error: the request that started the reading went away (its client, its
-        // deadline), which says nothing about this one. Read again (or join whoever does).
-        if (error instanceof StoreError) throw error;
+      if (entry) {
+        const changed = this.changedMembers(entry);
+        if (changed) {
+          // Its errors are this request's own (no retry: it may be this request that went away).
+          // The asking request's patcher when it gives one (the same list query: it traces its own
+          // request), else the one kept with the list.
+          const patched = await this.patch(key, entry as PatchableEntry, changed, ttl, patcher);
+          if (patched === undefined) continue; // dropped: read whole
+          count(this.hits, dataset);
+          return patched;
+        }
+        this.entries.delete(key);
       }
+      count(this.misses, dataset);
+      if ((this.churning.get(key)?.until ?? 0) > this.clock.now()) return undefined;
+      return this.read(key, { dataset, reads: reads(), stamp: this.freshness.now() }, ttl, compute, patcher);
     }
   }
 
-  private read(key: string, reading: Reading, ttl: number, compute: () => Promise<OrderedList | undefined>) {
+  private read(
+    key: string,
+    reading: Reading,
+    ttl: number,
+    compute: () => Promise<OrderedList | undefined>,
+    patcher: ListPatcher | undefined,
+  ) {
     const started = this.clock.now();
     const promise = compute()
       .then((list) => {
-        // Stale before it is kept (a change came while it was read): it answers, and is not kept.
+        // Stale before it is kept (a change came while it was read): it answers, and is not kept,
+        // unless the change can be patched (a list of 70,000 read while a year changed): then it
+        // is kept stale, and the next request patches it rather than read it whole again.
         if (!this.freshness.fresh(reading)) {
-          this.churned(key, started);
+          const stale: Entry | undefined = list && { list, reading, patcher, stalePatches: 0 };
+          if (stale && this.changedMembers(stale) && orderedListBytes(list!) + key.length <= this.maxBytes) {
+            this.churning.delete(key);
+            this.keep(key, list, reading, ttl, patcher, 0);
+          } else this.churned(key, started);
           return list;
         }
         this.churning.delete(key);
-        const size = list && orderedListBytes(list) + key.length;
-        if (list && size! <= this.maxBytes) this.entries.set(key, { list, reading }, { ttl, size: size! });
-        else this.entries.set(key, { list: UNCACHEABLE, reading }, { ttl, size: MARKER_BYTES + key.length });
+        this.keep(key, list, reading, ttl, patcher, 0);
         return list;
       })
       .finally(() => {
         if (this.flights.get(key) === flight) this.flights.delete(key);
       });
-    const flight = { promise, reading, started };
+    const flight: Flight = { promise, reading, started };
+    this.flights.set(key, flight);
+    return promise;
+  }
+
+  /** Keeps a list (or, too big or cut short, the fact it can't be kept) with its reading. */
+  private keep(
+    key: string,
+    list: OrderedList | undefined,
+    reading: Reading,
+    ttl: number,
+    patcher: ListPatcher | undefined,
+    stalePatches: number,
+  ): void {
+    const size = list && orderedListBytes(list) + key.length;
+    if (list && size! <= this.maxBytes)
+      this.entries.set(key, { list, reading, patcher, stalePatches }, { ttl, size: size! });
+    else this.entries.set(key, { list: UNCACHEABLE, reading }, { ttl, size: MARKER_BYTES + key.length });
+  }
+
+  /**
+   * The members whose changes made a kept list stale, when they are all it takes to bring it up
+   * to date (`plan/patchable-list.ts`, and the ledger knows each changed subject): then the list
+   * is patched, not read whole. `undefined` when it must be read whole.
+   */
+  private changedMembers(entry: Entry): ReadonlySet<string> | undefined {
+    if (entry.list === UNCACHEABLE || entry.list.blankKeys || !entry.patcher) return undefined;
+    const { reading } = entry;
+    const stale = this.freshness.staleReads(reading);
+    if (stale === undefined || !entry.patcher.confined(stale)) return undefined;
+    const members = new Set<string>();
+    for (const iri of stale) {
+      const subjects = this.freshness.changedSubjects(reading.dataset, iri, reading.stamp);
+      if (subjects === undefined) return undefined;
+      for (const subject of subjects) members.add(subject);
+      if (members.size > MAX_PATCHED_MEMBERS) return undefined;
+    }
+    return members;
+  }
+
+  /**
+   * Patches a stale kept list: its changed members read again (one query) and moved, under a new
+   * reading stamped before that query, so that a change meanwhile makes the patched list stale
+   * again. Requests that ask meanwhile join it as a flight. A patch that went stale is kept all
+   * the same (the next request patches it again), unless patches of this list went stale
+   * {@link MAX_STALE_PATCHES} times in a row: then the list is dropped and paused, as a reading
+   * that went stale. A patch that cannot place its members (`undefined`) or fails drops the list.
+   */
+  private patch(
+    key: string,
+    entry: PatchableEntry,
+    changed: ReadonlySet<string>,
+    ttl: number,
+    patcher: ListPatcher = entry.patcher,
+  ): Promise<OrderedList | undefined> {
+    const reading: Reading = { ...entry.reading, stamp: this.freshness.now() };
+    const started = this.clock.now();
+    // What is left of the list's time to live: a patch brings some members up to date, not all.
+    const remaining = this.entries.getRemainingTTL(key);
+    const kept = Number.isFinite(remaining) && remaining > 0 ? Math.max(1, Math.round(remaining)) : ttl;
+    const promise = patcher
+      .patch(entry.list, changed)
+      .then(
+        (patched) => {
+          const current = this.entries.get(key) === entry;
+          if (patched === undefined) {
+            if (current) this.entries.delete(key);
+            return undefined;
+          }
+          count(this.patches, entry.reading.dataset);
+          const stalePatches = this.freshness.fresh(reading) ? 0 : (entry.stalePatches ?? 0) + 1;
+          if (stalePatches >= MAX_STALE_PATCHES) {
+            if (current) this.entries.delete(key);
+            this.churned(key, started);
+          } else if (current) this.keep(key, patched, reading, kept, entry.patcher, stalePatches);
+          return patched;
+        },
+        (error: unknown) => {
+          // A store error drops the list (the next request reads it whole); a request that went
+          // away leaves it for the next request to patch.
+          if (error instanceof StoreError && this.entries.get(key) === entry) this.entries.delete(key);
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (this.flights.get(key) === flight) this.flights.delete(key);
+      });
+    const flight: Flight = { promise, reading, started, patch: true };
     this.flights.set(key, flight);
     return promise;
   }

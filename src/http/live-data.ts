@@ -1,7 +1,7 @@
 import type { Dataset } from '../dataset.js';
 import type { Freshness } from '../execute/freshness.js';
 import type { WindowCache } from '../execute/window-cache.js';
-import { type ChangeRule, type ChangeRules, changeRules } from '../plan/change-rules.js';
+import { type ChangeRule, type ChangeRules, changeRules, isResourceKey } from '../plan/change-rules.js';
 import type { ChangeSet } from './delta-body.js';
 import type { DeltaMetrics, DropReason } from './delta-metrics.js';
 import type { ResponseCache } from './response-cache.js';
@@ -41,15 +41,26 @@ export class LiveData {
     return [...this.rules].map(([dataset, rules]) => {
       const counts: Partial<Record<ChangeRule, number>> = {};
       const iris = new Set<string>();
+      // The subjects each marked predicate or class changed of (null: one can't be told), for the
+      // window cache's patches (`Freshness.changedSubjects`); resource keys name theirs already.
+      const subjects = new Map<string, Set<string> | null>();
       for (const { inserts, deletes } of changeSets)
         for (const triple of [...inserts, ...deletes]) {
           const effect = rules.effect(triple);
           counts[effect.rule] = (counts[effect.rule] ?? 0) + 1;
-          for (const iri of effect.iris) iris.add(iri);
+          const subject = triple.subject.type === 'uri' ? triple.subject.value : null;
+          for (const iri of effect.iris) {
+            iris.add(iri);
+            if (isResourceKey(iri)) continue;
+            const known = subjects.get(iri);
+            if (subject === null) subjects.set(iri, null);
+            else if (known === undefined) subjects.set(iri, new Set([subject]));
+            else known?.add(subject);
+          }
         }
       for (const [rule, count] of Object.entries(counts)) this.metrics.triplesUnder(rule, count);
       if (iris.size === 0) return { dataset, rules: counts, iris: 0, dropped: { response: 0, window: 0 } };
-      this.freshness.changed(dataset, iris);
+      this.freshness.changed(dataset, iris, subjects);
       return { dataset, rules: counts, iris: iris.size, dropped: this.dropStale(dataset, 'delta') };
     });
   }

@@ -77,7 +77,11 @@ export class Metrics {
   /** The window cache whose figures are read at each scrape (`watchWindowCache`). */
   private windowCache: WindowCache | undefined;
   /** Lookups of the window caches it replaced (a reload's old app's), so that the counters only grow. */
-  private readonly retiredLookups = { hits: new Map<string, number>(), misses: new Map<string, number>() };
+  private readonly retiredLookups = {
+    hits: new Map<string, number>(),
+    misses: new Map<string, number>(),
+    patched: new Map<string, number>(),
+  };
   private readonly windowHits: Counter<'dataset'> = new Counter({
     name: 'window_cache_hits_total',
     help: 'List pages cut from a whole list kept in the window cache, by dataset',
@@ -91,6 +95,13 @@ export class Metrics {
     labelNames: ['dataset'] as const,
     registers: [this.registry],
     collect: (): void => this.readWindowLookups(this.windowMisses, 'misses'),
+  });
+  private readonly windowPatched: Counter<'dataset'> = new Counter({
+    name: 'window_cache_patched_total',
+    help: 'Stale whole lists the window cache patched (their changed members read again and moved) rather than read whole, by dataset',
+    labelNames: ['dataset'] as const,
+    registers: [this.registry],
+    collect: (): void => this.readWindowLookups(this.windowPatched, 'patched'),
   });
   private readonly windowEntries: Gauge = new Gauge({
     name: 'window_cache_entries',
@@ -177,13 +188,13 @@ export class Metrics {
   }
 
   /**
-   * Reports a window cache in `/metrics`: hits and misses by dataset, entries and bytes, read
+   * Reports a window cache in `/metrics`: hits, misses and patches by dataset, entries and bytes, read
    * from the cache at each scrape. A later call replaces it (a reload's new app): the hits and
    * misses it counted stay in the counters, its entries leave the gauges.
    */
   watchWindowCache(cache: WindowCache): void {
     const replaced = this.windowCache?.stats();
-    for (const kind of ['hits', 'misses'] as const)
+    for (const kind of ['hits', 'misses', 'patched'] as const)
       for (const [dataset, n] of replaced?.[kind] ?? [])
         this.retiredLookups[kind].set(dataset, (this.retiredLookups[kind].get(dataset) ?? 0) + n);
     this.windowCache = cache;
@@ -195,7 +206,7 @@ export class Metrics {
   }
 
   /** The cache keeps its own counts; each scrape copies them into the counter. */
-  private readWindowLookups(counter: Counter<'dataset'>, kind: 'hits' | 'misses'): void {
+  private readWindowLookups(counter: Counter<'dataset'>, kind: 'hits' | 'misses' | 'patched'): void {
     counter.reset();
     for (const counts of [this.retiredLookups[kind], this.windowCache?.stats()[kind] ?? []])
       for (const [dataset, n] of counts) counter.inc({ dataset: this.datasets.has(dataset) ? dataset : '' }, n);

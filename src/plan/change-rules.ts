@@ -64,6 +64,9 @@ export function resourceKey(predicate: string, resource?: string): string {
   return resource === undefined ? `${predicate} *` : `${predicate} <${resource}>`;
 }
 
+/** Whether a ledger key is a {@link resourceKey} rather than a bare IRI (an IRI holds no space). */
+export const isResourceKey = (key: string): boolean => key.includes(' ');
+
 /**
  * The IRIs of one dataset's mapping that a change can reach, compiled once per mapping: classes,
  * and the predicates of attributes, relationships and id strategies.

@@ -77,6 +77,21 @@ export function listReads(mapping: Mapping, request: ListRequest): string[] {
 }
 
 /**
+ * The IRIs a list's filters read: the predicates their paths follow and end on, and the class and
+ * id predicate of each type a path reaches (not the listed type's own: its members hold those).
+ *
+ * @example filterReads(mapping, parseFilters(…)) // [elod:concerns, skos:Concept, skos:prefLabel]
+ */
+export function filterReads(mapping: Mapping, filters: ListRequest['filters']): Set<string> {
+  const { types, relationships, attributes } = walk(mapping, filters);
+  const reads = new Set<string>();
+  for (const type of types) identityReads(type, reads);
+  for (const relationship of relationships) reads.add(relationship.predicate);
+  for (const attribute of attributes) reads.add(attribute.predicate);
+  return reads;
+}
+
+/**
  * Every mapping part `value` holds, walked whole: the types it holds or reaches through a
  * relationship, the relationships and the attributes. A type's own attributes and relationships
  * are not walked: holding a type says what it is, not what it shows.

@@ -21,6 +21,7 @@ import {
   RDF_TYPE,
   str,
   triple,
+  values,
   variable,
 } from './ast.js';
 import { withAttributeValues } from './fetch-query.js';
@@ -273,6 +274,21 @@ export function buildKeyedWindowQuery(
     ...(!oneGraph && { distinct: true }),
     where: [...listPatterns(mapping, request, []), perMember.pattern],
     order: keysetOrder(keys, id, false),
+  };
+}
+
+/**
+ * A list query kept to the members `iris` (`VALUES ?s { … }` in front of its pattern): the same
+ * membership, filters, keys and order, so each of them gives the row it gives in the whole list,
+ * or none when it is not a member. The window cache's patch reads its changed members so
+ * (`execute/patch-list.ts`).
+ *
+ * @example restrictedToMembers(buildListQuery(mapping, request, undefined, { fromEnd: false }), ['http://…/activity/1'])
+ */
+export function restrictedToMembers(query: SelectQuery, iris: readonly string[]): SelectQuery {
+  return {
+    ...query,
+    where: [values(iris.map((member) => ({ [SUBJECT.value]: iri(member) }))), ...(query.where ?? [])],
   };
 }
 

@@ -176,6 +176,43 @@ describeStores('delta listener: bad input, the public port, other graphs, precis
     expect(await fromCache(fed, YEARS)).toBe(true);
   });
 
+  test('a year changed: the kept list sorted by year is patched, not dropped; a blank node subject drops it', async () => {
+    await warm();
+    const ELOD = 'http://linkedeconomy.org/ontology#';
+    const yearDelta = (subject: DeltaTerm): ChangeSet[] => [
+      {
+        inserts: [
+          {
+            subject,
+            predicate: { type: 'uri', value: `${ELOD}financialYear` },
+            object: { type: 'typed-literal', value: '2031-01-01Z', datatype: 'http://www.w3.org/2001/XMLSchema#date' },
+          },
+        ],
+        deletes: [],
+      },
+    ];
+    const figures = async () => {
+      const text = await fed.api.metrics();
+      return {
+        dropped: metricValue(text, 'cache_entries_dropped_total', { cache: 'window', reason: 'delta' }),
+        patched: metricValue(text, 'window_cache_patched_total', { dataset: 'sample' }),
+      };
+    };
+    const path = async () => (await fed.api.get(YEARS)).headers.get('server-timing') ?? '';
+    const activity = { type: 'uri', value: 'http://linkedeconomy.org/resource/TradeActivity/001' } as const;
+    const before = await figures();
+    expect((await postDelta(fed.deltaUrl, yearDelta(activity), auth)).status).toBe(204);
+    expect((await figures()).dropped).toBe(before.dropped); // kept, stale, for the next request to patch
+    expect(await path()).toMatch(/path;desc="window-cache\+patch\+/);
+    expect((await figures()).patched).toBe(before.patched + 1);
+    expect(await fromCache(fed, YEARS)).toBe(true);
+    // A blank node's subject can't be told: the list is dropped, and read whole.
+    expect((await postDelta(fed.deltaUrl, yearDelta({ type: 'bnode', value: 'b0' }), auth)).status).toBe(204);
+    expect((await figures()).dropped).toBeGreaterThan(before.dropped);
+    expect(await path()).not.toMatch(/patch/);
+    expect((await figures()).patched).toBe(before.patched + 1);
+  });
+
   test('a change to one resource drops its documents and keeps the others’; a blank node drops them all', async () => {
     const term = (value: string): DeltaTerm =>
       value.startsWith('_:') ? { type: 'bnode', value: value.slice(2) } : { type: 'uri', value };

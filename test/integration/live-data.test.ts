@@ -71,9 +71,15 @@ describeStores(
       // The comparison means something only if the fed server answered from its caches.
       expect(metricValue(metrics, 'response_cache_hits_total', { dataset: 'sample' })).toBeGreaterThan(ROUNDS / 4);
       expect(metricValue(metrics, 'delta_messages_total', { outcome: 'applied' })).toBe(ROUNDS);
+      // And only if kept lists were patched, not only read whole again: the patches were compared too.
+      const patched = metricValue(metrics, 'window_cache_patched_total', { dataset: 'sample' });
+      expect(patched).toBeGreaterThan(0);
       const hits = metricValue(metrics, 'response_cache_hits_total', { dataset: 'sample' });
+      const windowHits = metricValue(metrics, 'window_cache_hits_total', { dataset: 'sample' });
       const time = Math.round(performance.now() - started);
-      console.log(`live data [${storeName}]: ${ROUNDS} rounds in ${time} ms, ${hits} response cache hits`);
+      console.log(
+        `live data [${storeName}]: ${ROUNDS} rounds in ${time} ms, ${hits} response cache hits, ${windowHits} window cache hits, ${patched} lists patched`,
+      );
     }, 600_000);
   },
   ['virtuoso'],

@@ -1,13 +1,17 @@
 import type { SelectQuery } from 'sparqljs';
+import { isSafeAbsoluteIri } from '../../mapping/iri.js';
 import type { Mapping } from '../../mapping/model.js';
+import { patchableList } from '../../plan/patchable-list.js';
 import type { ListRequest } from '../../plan/plan.js';
 import { listReads } from '../../plan/plan-reads.js';
-import { buildListQuery } from '../../sparql/list-query.js';
+import { buildListQuery, restrictedToMembers } from '../../sparql/list-query.js';
 import { toText } from '../../sparql/to-text.js';
 import { type Store, StoreError } from '../../store/store.js';
 import { cursorSlice, type OrderedList, offsetSlice, orderedList } from '../ordered-list.js';
+import { patchList } from '../patch-list.js';
 import { listLane, runQuery } from '../run-query.js';
-import type { ListWindows } from '../window-cache.js';
+import type { Trace } from '../trace.js';
+import type { ListPatcher, ListWindows } from '../window-cache.js';
 import type { AccessPath, PathContext, PathRead, RunPath } from './access-path.js';
 import { noParent } from './list-rows.js';
 
@@ -27,7 +31,8 @@ export async function readWindowCache(
   const { read } = path;
   const { request, window, keyset } = read;
   const list =
-    context.windows && (await cachedList(context.mapping, request, context.store, context.windows, path.query));
+    context.windows &&
+    (await cachedList(context.mapping, request, context.store, context.windows, path.query, context.trace));
   const total = list && read.count !== 'none' ? { total: list.members.length } : {};
   if (list && !keyset) return { members: offsetSlice(list, window), ...total };
   const cut =
@@ -62,6 +67,8 @@ export async function cachedList(
   windows: ListWindows,
   // An empty keyset: the plain order with the sort keys projected, as cursors need them.
   query: SelectQuery = buildListQuery(mapping, request, undefined, { fromEnd: false }),
+  /** Where a patch of the list says so (`patch` in Server-Timing and explain). */
+  trace?: Trace,
 ): Promise<OrderedList | undefined> {
   const list = await windows.list(
     toText(query, store.textOrder),
@@ -75,7 +82,40 @@ export async function cachedList(
           throw error;
         },
       ),
+    listPatcher(mapping, request, store, query, trace),
   );
   if (list?.missingParent) throw noParent(request);
   return list;
+}
+
+/**
+ * How the window cache patches this list (`window-cache.ts` ListPatcher): its changed members
+ * read by the list's own query kept to them, one query, and moved (`patch-list.ts`). A subject
+ * the server would not write in a query (not an IRI it accepts) makes the list be read whole.
+ */
+function listPatcher(
+  mapping: Mapping,
+  request: ListRequest,
+  store: Store,
+  query: SelectQuery,
+  trace?: Trace,
+): ListPatcher {
+  return {
+    confined: (stale) => patchableList(mapping, request, stale).patchable,
+    patch: async (list, changed) => {
+      const members = [...changed];
+      if (!members.every(isSafeAbsoluteIri)) return undefined;
+      const rows =
+        members.length === 0
+          ? []
+          : await runQuery(store, restrictedToMembers(query, members), listLane(request), 'patch-list');
+      const patched = patchList(request, list, changed, rows);
+      if (patched)
+        trace?.step(
+          'patch',
+          `the kept list went stale by changes of its members' own triples: ${members.length} changed subjects read again (one query) and moved`,
+        );
+      return patched;
+    },
+  };
 }

@@ -35,4 +35,64 @@ describe('Freshness', () => {
     expect(freshness.fresh(reading(fourth, ['k5']))).toBe(false);
     expect(freshness.fresh(reading(freshness.now(), ['k5']))).toBe(true);
   });
+
+  describe('changedSubjects: which subjects had triples of an IRI changed since a reading', () => {
+    const YEAR = 'http://example.org/year';
+    const told = (iri: string, ...subjects: (string | null)[]) =>
+      new Map([[iri, subjects.includes(null) ? null : new Set(subjects as string[])]]);
+
+    it('names the subjects changed after the stamp, none before it; nothing changed is an empty answer', () => {
+      const freshness = new Freshness();
+      freshness.changed('d', [YEAR], told(YEAR, 'a'));
+      const stamp = freshness.now();
+      expect(freshness.changedSubjects('d', YEAR, stamp)).toEqual(new Set());
+      freshness.changed('d', [YEAR], told(YEAR, 'b', 'c'));
+      freshness.changed('d', [YEAR], told(YEAR, 'b'));
+      expect(freshness.changedSubjects('d', YEAR, stamp)).toEqual(new Set(['b', 'c']));
+      expect(freshness.changedSubjects('d', YEAR, 0)).toEqual(new Set(['a', 'b', 'c']));
+      expect(freshness.changedSubjects('other', YEAR, 0)).toEqual(new Set());
+      expect(freshness.staleReads(reading(stamp, [YEAR, 'untouched']))).toEqual([YEAR]);
+    });
+
+    it('a subject it was not told (a blank node), or an IRI changed without subjects, is unknown from then back', () => {
+      const freshness = new Freshness();
+      freshness.changed('d', [YEAR], told(YEAR, 'a'));
+      const before = freshness.now();
+      freshness.changed('d', [YEAR], told(YEAR, null));
+      const after = freshness.now();
+      freshness.changed('d', [YEAR], told(YEAR, 'b'));
+      expect(freshness.changedSubjects('d', YEAR, before)).toBeUndefined();
+      expect(freshness.changedSubjects('d', YEAR, after)).toEqual(new Set(['b']));
+      freshness.changed('d', [YEAR]); // no subjects given
+      expect(freshness.changedSubjects('d', YEAR, after)).toBeUndefined();
+      freshness.changed('d', ['never-told']);
+      expect(freshness.changedSubjects('d', 'never-told', 0)).toBeUndefined();
+    });
+
+    it('past its bound per IRI it forgets the older half: since before the forgotten changes, unknown', () => {
+      const freshness = new Freshness(100_000, 4);
+      const stamps: number[] = [];
+      for (const subject of ['a', 'b', 'c', 'd', 'e']) {
+        stamps.push(freshness.now());
+        freshness.changed('d', [YEAR], told(YEAR, subject));
+      }
+      // 5 entries > 4: down to the newest 2 (d, e); a, b and c are forgotten.
+      for (const stamp of stamps.slice(0, 3)) expect(freshness.changedSubjects('d', YEAR, stamp)).toBeUndefined();
+      expect(freshness.changedSubjects('d', YEAR, stamps[3]!)).toEqual(new Set(['d', 'e']));
+      expect(freshness.changedSubjects('d', YEAR, stamps[4]!)).toEqual(new Set(['e']));
+    });
+
+    it('a whole change, or the ledger forgetting changed keys, makes older readings unknown', () => {
+      const freshness = new Freshness(2);
+      const stamp = freshness.now();
+      freshness.changed('d', [YEAR], told(YEAR, 'a'));
+      freshness.changed('d', ['k1', 'k2']); // 3 keys > 2: YEAR forgotten
+      expect(freshness.changedSubjects('d', YEAR, stamp)).toBeUndefined();
+      expect(freshness.staleReads(reading(stamp, [YEAR]))).toBeUndefined();
+      const later = freshness.now();
+      freshness.changedWhole('d');
+      expect(freshness.changedSubjects('d', YEAR, later)).toBeUndefined();
+      expect(freshness.changedSubjects('d', YEAR, freshness.now())).toEqual(new Set());
+    });
+  });
 });

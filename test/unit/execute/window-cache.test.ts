@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { Freshness } from '../../../src/execute/freshness.js';
 import type { OrderedList } from '../../../src/execute/ordered-list.js';
 import { orderedListBytes } from '../../../src/execute/ordered-list.js';
-import { CHURN_BACKOFF_MS, WindowCache } from '../../../src/execute/window-cache.js';
+import {
+  CHURN_BACKOFF_MS,
+  type ListPatcher,
+  MAX_PATCHED_MEMBERS,
+  MAX_STALE_PATCHES,
+  WindowCache,
+} from '../../../src/execute/window-cache.js';
 import { StoreError } from '../../../src/store/store.js';
 
 /** A list of `n` members with ids of `width` characters. */
@@ -240,6 +246,156 @@ describe('WindowCache', () => {
       await first;
       expect(await ask()).toEqual(list(3));
       expect(calls.n).toBe(1);
+    });
+  });
+
+  describe('a kept list whose changes are confined to known members is patched, not read whole', () => {
+    const YEAR = 'http://example.org/year';
+    const OTHER = 'http://example.org/other';
+    const DATASET = 'live';
+    /** A cache on a ledger the test feeds, whose lists read YEAR and OTHER, and a patcher that records its calls. */
+    function patchingCache(patched: (list: OrderedList, changed: ReadonlySet<string>) => OrderedList | undefined) {
+      const freshness = new Freshness();
+      const cache = new WindowCache({ freshness });
+      const windows = cache.forDataset(DATASET, FOREVER)!;
+      const patches: string[][] = [];
+      let gate: Promise<unknown> | undefined;
+      const patcher: ListPatcher = {
+        confined: (stale) => stale.every((iri) => iri === YEAR),
+        patch: async (list, changed) => {
+          patches.push([...changed].sort());
+          await gate;
+          return patched(list, changed);
+        },
+      };
+      const { calls, compute } = reader(list(3));
+      const ask = Object.assign(() => windows.list('q', () => [YEAR, OTHER], compute, patcher), {
+        /** Asks with another `compute` (a reading the test holds). */
+        with: (other: typeof compute) => windows.list('q', () => [YEAR, OTHER], other, patcher),
+      });
+      const change = (iri: string, ...subjects: (string | null)[]) =>
+        freshness.changed(
+          DATASET,
+          [iri],
+          new Map([[iri, subjects.includes(null) ? null : new Set(subjects as string[])]]),
+        );
+      const hold = () => {
+        let open!: () => void;
+        gate = new Promise<void>((resolve) => (open = resolve));
+        return () => {
+          gate = undefined;
+          open();
+        };
+      };
+      return { cache, freshness, ask, calls, patches, change, hold };
+    }
+    const renamed = (list: OrderedList): OrderedList => ({ ...list, members: list.members.map((m) => ({ ...m })) });
+
+    it('patches once per stale lookup with the changed subjects; the delta keeps it; counted', async () => {
+      const { cache, ask, calls, patches, change } = patchingCache(renamed);
+      const first = await ask();
+      change(YEAR, 'http://example.org/a', 'http://example.org/b');
+      change(YEAR, 'http://example.org/a');
+      expect(cache.dropStale(DATASET)).toBe(0);
+      const patched = await ask();
+      expect(patched).not.toBe(first);
+      expect(patched).toEqual(first);
+      expect(await ask()).toBe(patched); // kept, fresh: a hit
+      expect(calls.n).toBe(1);
+      expect(patches).toEqual([['http://example.org/a', 'http://example.org/b']]);
+      expect(cache.stats().patched.get(DATASET)).toBe(1);
+      expect(cache.stats().hits.get(DATASET)).toBe(2);
+      // The next patch reads only what changed since the last one.
+      change(YEAR, 'http://example.org/c');
+      await ask();
+      expect(patches.at(-1)).toEqual(['http://example.org/c']);
+    });
+
+    it('a change not confined to the members (not the rule’s), or of subjects not known, drops it: read whole', async () => {
+      for (const changeIt of [
+        (c: ReturnType<typeof patchingCache>) => c.change(OTHER, 'http://example.org/a'),
+        (c: ReturnType<typeof patchingCache>) => c.change(YEAR, null),
+        (c: ReturnType<typeof patchingCache>) => c.freshness.changed(DATASET, [YEAR]),
+        (c: ReturnType<typeof patchingCache>) =>
+          c.change(YEAR, ...Array.from({ length: MAX_PATCHED_MEMBERS + 1 }, (_, i) => `http://example.org/${i}`)),
+        (c: ReturnType<typeof patchingCache>) => c.freshness.changedWhole(DATASET),
+      ]) {
+        const cache = patchingCache(renamed);
+        await cache.ask();
+        changeIt(cache);
+        expect(cache.cache.dropStale(DATASET)).toBe(1);
+        await cache.ask();
+        expect([cache.calls.n, cache.patches.length]).toEqual([2, 0]);
+      }
+    });
+
+    it('requests that find it stale meanwhile share one patch', async () => {
+      const { ask, calls, patches, change, hold } = patchingCache(renamed);
+      await ask();
+      change(YEAR, 'http://example.org/a');
+      const open = hold();
+      const pending = [ask(), ask(), ask()];
+      open();
+      const lists = await Promise.all(pending);
+      expect(new Set(lists).size).toBe(1);
+      expect([calls.n, patches.length]).toEqual([1, 1]);
+    });
+
+    it('a patch that cannot place its members drops the list: it is read whole', async () => {
+      const { cache, ask, calls, patches, change } = patchingCache(() => undefined);
+      await ask();
+      change(YEAR, 'http://example.org/a');
+      expect(await ask()).toEqual(list(3));
+      expect([calls.n, patches.length]).toEqual([2, 1]);
+      expect(cache.stats().patched.get(DATASET)).toBeUndefined();
+    });
+
+    it('a patch that goes stale while it runs answers, is kept and patched again; too many in a row drop and pause it', async () => {
+      const { ask, calls, patches, change, hold } = patchingCache(renamed);
+      await ask();
+      change(YEAR, 'http://example.org/a');
+      for (let i = 1; i < MAX_STALE_PATCHES; i++) {
+        const open = hold();
+        const patching = ask();
+        await Promise.resolve();
+        change(YEAR, `http://example.org/during-${i}`);
+        expect(await ask()).toBeUndefined(); // the patch went stale: a later request reads its page from the store
+        open();
+        expect(await patching).toEqual(list(3));
+      }
+      expect(patches).toEqual([['http://example.org/a'], ['http://example.org/during-1']]);
+      const open = hold();
+      const patching = ask();
+      await Promise.resolve();
+      change(YEAR, 'http://example.org/again');
+      open();
+      expect(await patching).toEqual(list(3));
+      expect(await ask()).toBeUndefined(); // dropped and paused: pages from the store
+      expect(calls.n).toBe(1);
+    });
+
+    it('a whole reading that went stale by such changes is kept, and the next request patches it', async () => {
+      const { ask, calls, patches, change } = patchingCache(renamed);
+      let open!: () => void;
+      const gated = reader(list(3), new Promise<void>((resolve) => (open = resolve)));
+      const reading = ask.with(gated.compute);
+      change(YEAR, 'http://example.org/during');
+      open();
+      expect(await reading).toEqual(list(3));
+      expect(await ask()).toEqual(list(3));
+      expect([gated.calls.n, calls.n, patches]).toEqual([1, 0, [['http://example.org/during']]]);
+    });
+
+    it('one that went stale by other changes is not kept, and pauses whole readings', async () => {
+      const { ask, patches, change } = patchingCache(renamed);
+      let open!: () => void;
+      const gated = reader(list(3), new Promise<void>((resolve) => (open = resolve)));
+      const reading = ask.with(gated.compute);
+      change(OTHER, 'http://example.org/during');
+      open();
+      expect(await reading).toEqual(list(3));
+      expect(await ask()).toBeUndefined(); // paused: the page comes from the store
+      expect([gated.calls.n, patches.length]).toEqual([1, 0]);
     });
   });
 });
