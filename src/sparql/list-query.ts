@@ -281,15 +281,33 @@ export function buildKeyedWindowQuery(
  * A list query kept to the members `iris` (`VALUES ?s { … }` in front of its pattern): the same
  * membership, filters, keys and order, so each of them gives the row it gives in the whole list,
  * or none when it is not a member. The window cache's patch reads its changed members so
- * (`execute/patch-list.ts`).
+ * (`execute/patch-list.ts`). The VALUES goes in front of each sub-select of the pattern that
+ * selects `?s` too (a filter's members, a per-member key): a sub-select is evaluated on its own,
+ * and Virtuoso would otherwise read every member it selects before the join keeps a few (a
+ * filter by origin country at 1M: 3.3 ms, against 1.4 ms kept inside). Only where that keeps the
+ * same rows of those members: a sub-select with no LIMIT or OFFSET, grouped by `?s` if grouped.
  *
  * @example restrictedToMembers(buildListQuery(mapping, request, undefined, { fromEnd: false }), ['http://…/activity/1'])
  */
 export function restrictedToMembers(query: SelectQuery, iris: readonly string[]): SelectQuery {
-  return {
-    ...query,
-    where: [values(iris.map((member) => ({ [SUBJECT.value]: iri(member) }))), ...(query.where ?? [])],
+  const members = values(iris.map((member) => ({ [SUBJECT.value]: iri(member) })));
+  const kept = (pattern: Pattern): Pattern => {
+    if (pattern.type === 'group') return { ...pattern, patterns: pattern.patterns.map(kept) };
+    if (pattern.type !== 'query' || !selectsMembers(pattern)) return pattern;
+    return { ...pattern, where: [members, ...(pattern.where ?? [])] };
   };
+  return { ...query, where: [members, ...(query.where ?? []).map(kept)] };
+}
+
+/** Whether a sub-select gives each member's rows whatever other members it selects: it selects `?s`, uncut, per `?s` if grouped. */
+function selectsMembers(query: SelectQuery): boolean {
+  const projects = query.variables.some(
+    (v) => 'termType' in v && v.termType === 'Variable' && v.value === SUBJECT.value,
+  );
+  const perMember =
+    query.group === undefined ||
+    query.group.some((g) => 'termType' in g.expression && g.expression.value === SUBJECT.value);
+  return projects && perMember && query.limit === undefined && query.offset === undefined;
 }
 
 /** A SELECT of the members (`?s`, `?s_id`) and `extra`, over `window` if any. */

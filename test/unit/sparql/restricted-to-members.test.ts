@@ -3,9 +3,13 @@
  * a VALUES block in front of its pattern, and otherwise the same text (membership, filters, keys,
  * order), so that each member gives the row the whole list gives it.
  */
+import type { SelectQuery } from 'sparqljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../../src/mapping/model.js';
+import { parseFilter } from '../../../src/request/parse-filter.js';
+import { parseQuery } from '../../../src/request/parse-query.js';
+import { variable } from '../../../src/sparql/ast.js';
 import { buildListQuery, restrictedToMembers } from '../../../src/sparql/list-query.js';
 import { toText } from '../../../src/sparql/to-text.js';
 
@@ -27,5 +31,52 @@ describe('restrictedToMembers', () => {
     // Take the VALUES block out again: the whole list's query, word for word.
     expect(text.replace(/\s*VALUES \?s \{[^}]*\}/, '').replace(/\s+/g, ' ')).toBe(whole.replace(/\s+/g, ' '));
     expect(toText(query)).toBe(whole); // the list's own query is not changed
+  });
+});
+
+describe('restrictedToMembers: sub-selects of the members', () => {
+  const members = ['http://linkedeconomy.org/resource/TradeActivity/001'];
+  const valuesBlock = /\s*VALUES \?s \{[^}]*\}/g;
+
+  it("keeps a filter's sub-select to the members too, and is otherwise the whole list's query", () => {
+    const type = mapping.types.get('trade-activities')!;
+    const request = { type, sort: type.defaultSort };
+    const filtered = buildListQuery(
+      mapping,
+      { ...request, filters: parseFilter(parseQuery('filter[origin.country.iso-code][eq]=GR').filter, mapping, type) },
+      undefined,
+      { fromEnd: false },
+    );
+    const whole = toText(filtered);
+    expect(whole).toMatch(/SELECT DISTINCT \?s WHERE/); // the filter is a sub-select of the members
+    const text = toText(restrictedToMembers(filtered, members));
+    expect(text.match(valuesBlock)).toHaveLength(2);
+    expect(text.replace(valuesBlock, '').replace(/\s+/g, ' ')).toBe(whole.replace(/\s+/g, ' '));
+  });
+
+  it('leaves a sub-select alone when keeping it to the members could change its rows (a LIMIT, another grouping)', () => {
+    const inner = (extra: object): SelectQuery =>
+      ({
+        type: 'query',
+        queryType: 'SELECT',
+        prefixes: {},
+        variables: [variable('s')],
+        where: [{ type: 'bgp', triples: [] }],
+        ...extra,
+      }) as unknown as SelectQuery;
+    const outer = (sub: SelectQuery): SelectQuery =>
+      ({ ...inner({}), where: [{ type: 'group', patterns: [sub] }] }) as unknown as SelectQuery;
+    const cases: [object, number][] = [
+      [{}, 2],
+      [{ limit: 5 }, 1],
+      [{ offset: 5 }, 1],
+      [{ group: [{ expression: variable('k') }] }, 1],
+      [{ group: [{ expression: variable('s') }] }, 2],
+    ];
+    for (const [extra, blocks] of cases)
+      expect(
+        toText(restrictedToMembers(outer(inner(extra)), members)).match(valuesBlock),
+        JSON.stringify(extra),
+      ).toHaveLength(blocks);
   });
 });
