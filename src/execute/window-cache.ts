@@ -47,7 +47,26 @@ export interface ListWindows {
  */
 export interface ListPatcher {
   confined(stale: readonly string[]): boolean;
-  patch(list: OrderedList, changed: ReadonlySet<string>): Promise<OrderedList | undefined>;
+  /**
+   * Whether a change of this stale IRI can only move a member, never make a resource join or
+   * leave the list (a sort key's predicate: a member without a key is listed all the same).
+   */
+  keyOnly?(iri: string): boolean;
+  /**
+   * `joinable`: the changed subjects that may have joined or left the list (all of `changed`
+   * unless given); the others changed only in what `keyOnly` says, and matter only if listed.
+   */
+  patch(
+    list: OrderedList,
+    changed: ReadonlySet<string>,
+    joinable?: ReadonlySet<string>,
+  ): Promise<OrderedList | undefined>;
+}
+
+/** The subjects whose changes made a kept list stale; `joinable`, those that may have joined or left it. */
+interface ChangedMembers {
+  readonly changed: ReadonlySet<string>;
+  readonly joinable: ReadonlySet<string>;
 }
 
 /** What `/metrics` reports of a window cache. */
@@ -288,19 +307,24 @@ export class WindowCache {
    * to date (`plan/patchable-list.ts`, and the ledger knows each changed subject): then the list
    * is patched, not read whole. `undefined` when it must be read whole.
    */
-  private changedMembers(entry: Entry): ReadonlySet<string> | undefined {
+  private changedMembers(entry: Entry): ChangedMembers | undefined {
     if (entry.list === UNCACHEABLE || entry.list.blankKeys || !entry.patcher) return undefined;
-    const { reading } = entry;
+    const { reading, patcher } = entry;
     const stale = this.freshness.staleReads(reading);
-    if (stale === undefined || !entry.patcher.confined(stale)) return undefined;
-    const members = new Set<string>();
+    if (stale === undefined || !patcher.confined(stale)) return undefined;
+    const changed = new Set<string>();
+    const joinable = new Set<string>();
     for (const iri of stale) {
       const subjects = this.freshness.changedSubjects(reading.dataset, iri, reading.stamp);
       if (subjects === undefined) return undefined;
-      for (const subject of subjects) members.add(subject);
-      if (members.size > MAX_PATCHED_MEMBERS) return undefined;
+      const keyOnly = patcher.keyOnly?.(iri) ?? false;
+      for (const subject of subjects) {
+        changed.add(subject);
+        if (!keyOnly) joinable.add(subject);
+      }
+      if (changed.size > MAX_PATCHED_MEMBERS) return undefined;
     }
-    return members;
+    return { changed, joinable };
   }
 
   /**
@@ -314,7 +338,7 @@ export class WindowCache {
   private patch(
     key: string,
     entry: PatchableEntry,
-    changed: ReadonlySet<string>,
+    { changed, joinable }: ChangedMembers,
     ttl: number,
     patcher: ListPatcher = entry.patcher,
   ): Promise<OrderedList | undefined> {
@@ -324,7 +348,7 @@ export class WindowCache {
     const remaining = this.entries.getRemainingTTL(key);
     const kept = Number.isFinite(remaining) && remaining > 0 ? Math.max(1, Math.round(remaining)) : ttl;
     const promise = patcher
-      .patch(entry.list, changed)
+      .patch(entry.list, changed, joinable)
       .then(
         (patched) => {
           const current = this.entries.get(key) === entry;

@@ -42,3 +42,20 @@ export function patchableList(mapping: Mapping, request: ListRequest, stale: rea
   }
   return { patchable: true };
 }
+
+/**
+ * The predicates of a list's sort keys on its members' own attributes that are not also what
+ * makes a resource a member (its class, its id predicate): a change of one moves a listed member
+ * and can make no resource join or leave the list, since a member without a key value is listed
+ * all the same (last). What a patch need not read again of a resource the list does not hold.
+ *
+ * @example sortKeyPredicates({ type: tradeActivities, sort: tradeActivities.defaultSort, filters: [] }) // Set { elod:financialYear }
+ */
+export function sortKeyPredicates(request: ListRequest): ReadonlySet<string> {
+  const { type } = request;
+  const keys = new Set<string>();
+  for (const { path } of request.sort) if (path.end !== 'id' && path.hops.length === 0) keys.add(path.end.predicate);
+  keys.delete(type.classIri);
+  if (type.id.kind === 'predicate') keys.delete(type.id.predicate);
+  return keys;
+}

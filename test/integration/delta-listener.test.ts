@@ -213,6 +213,34 @@ describeStores('delta listener: bad input, the public port, other graphs, precis
     expect((await figures()).patched).toBe(before.patched + 1);
   });
 
+  test('a year changed of a resource a filtered list does not hold: the list is patched with no query; of one it holds, with one', async () => {
+    const ELOD = 'http://linkedeconomy.org/ontology#';
+    const GERMAN = '/trade-activities?filter[origin.country.iso-code]=DE'; // ta:002, not ta:001 (gr)
+    const yearOf = (n: string, year: string): ChangeSet[] => [
+      {
+        inserts: [
+          {
+            subject: { type: 'uri', value: `http://linkedeconomy.org/resource/TradeActivity/${n}` },
+            predicate: { type: 'uri', value: `${ELOD}financialYear` },
+            object: { type: 'typed-literal', value: year, datatype: 'http://www.w3.org/2001/XMLSchema#date' },
+          },
+        ],
+        deletes: [],
+      },
+    ];
+    const timing = async () => (await fed.api.get(GERMAN)).headers.get('server-timing') ?? '';
+    await timing();
+    expect(await timing()).toMatch(/cache;desc=hit/);
+    expect((await postDelta(fed.deltaUrl, yearOf('001', '2032-01-01Z'), auth)).status).toBe(204);
+    const outside = await timing();
+    expect(outside).toMatch(/path;desc="window-cache\+patch\+fetch"/);
+    expect(outside).toMatch(/desc="1 query"/); // the page's fetch alone
+    expect((await postDelta(fed.deltaUrl, yearOf('002', '2033-01-01Z'), auth)).status).toBe(204);
+    const inside = await timing();
+    expect(inside).toMatch(/path;desc="window-cache\+patch\+fetch"/);
+    expect(inside).toMatch(/desc="2 queries"/); // its member read again, then the fetch
+  });
+
   test('a change to one resource drops its documents and keeps the others’; a blank node drops them all', async () => {
     const term = (value: string): DeltaTerm =>
       value.startsWith('_:') ? { type: 'bnode', value: value.slice(2) } : { type: 'uri', value };

@@ -1,7 +1,7 @@
 import type { SelectQuery } from 'sparqljs';
 import { isSafeAbsoluteIri } from '../../mapping/iri.js';
 import type { Mapping } from '../../mapping/model.js';
-import { patchableList } from '../../plan/patchable-list.js';
+import { patchableList, sortKeyPredicates } from '../../plan/patchable-list.js';
 import type { ListRequest } from '../../plan/plan.js';
 import { listReads } from '../../plan/plan-reads.js';
 import { buildListQuery, restrictedToMembers } from '../../sparql/list-query.js';
@@ -100,20 +100,27 @@ function listPatcher(
   query: SelectQuery,
   trace?: Trace,
 ): ListPatcher {
+  const keys = sortKeyPredicates(request);
   return {
     confined: (stale) => patchableList(mapping, request, stale).patchable,
-    patch: async (list, changed) => {
-      const members = [...changed];
+    keyOnly: (iri) => keys.has(iri),
+    patch: async (list, changed, joinable = changed) => {
+      // A resource changed only in a sort key moves if it is listed, and stays out if it is not:
+      // only the listed ones are read again (a list filtered to one country of 30 reads none of
+      // most changes, and sends no query).
+      const reread = new Set(joinable);
+      if (reread.size < changed.size) for (const { iri } of list.members) if (changed.has(iri)) reread.add(iri);
+      const members = [...reread];
       if (!members.every(isSafeAbsoluteIri)) return undefined;
       const rows =
         members.length === 0
           ? []
           : await runQuery(store, restrictedToMembers(query, members), listLane(request), 'patch-list');
-      const patched = patchList(request, list, changed, rows);
+      const patched = patchList(request, list, reread, rows);
       if (patched)
         trace?.step(
           'patch',
-          `the kept list went stale by changes of its members' own triples: ${members.length} changed subjects read again (one query) and moved`,
+          `the kept list went stale by changes of its members' own triples: ${members.length} of ${changed.size} changed subjects read again (${members.length ? 'one query' : 'none listed: no query'}) and moved`,
         );
       return patched;
     },

@@ -311,6 +311,31 @@ describe('WindowCache', () => {
       expect(patches.at(-1)).toEqual(['http://example.org/c']);
     });
 
+    it('tells the patch which changed subjects may have joined or left the list: those changed in more than a sort key', async () => {
+      const freshness = new Freshness();
+      const windows = new WindowCache({ freshness }).forDataset(DATASET, FOREVER)!;
+      const seen: { changed: string[]; joinable: string[] }[] = [];
+      const patcher: ListPatcher = {
+        confined: (stale) => stale.every((iri) => iri === YEAR || iri === OTHER),
+        keyOnly: (iri) => iri === YEAR,
+        patch: async (list, changed, joinable) => {
+          seen.push({ changed: [...changed].sort(), joinable: [...(joinable ?? changed)].sort() });
+          return renamed(list);
+        },
+      };
+      const { compute } = reader(list(3));
+      const ask = () => windows.list('q', () => [YEAR, OTHER], compute, patcher);
+      const change = (iri: string, subject: string) =>
+        freshness.changed(DATASET, [iri], new Map([[iri, new Set([subject])]]));
+      await ask();
+      change(YEAR, 'http://example.org/a');
+      change(OTHER, 'http://example.org/b');
+      await ask();
+      expect(seen).toEqual([
+        { changed: ['http://example.org/a', 'http://example.org/b'], joinable: ['http://example.org/b'] },
+      ]);
+    });
+
     it('a change not confined to the members (not the rule’s), or of subjects not known, drops it: read whole', async () => {
       for (const changeIt of [
         (c: ReturnType<typeof patchingCache>) => c.change(OTHER, 'http://example.org/a'),

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../../src/mapping/model.js';
-import { patchableList } from '../../../src/plan/patchable-list.js';
+import { patchableList, sortKeyPredicates } from '../../../src/plan/patchable-list.js';
 import type { ListRequest } from '../../../src/plan/plan.js';
 import { parseFilter } from '../../../src/request/parse-filter.js';
 import { parseQuery } from '../../../src/request/parse-query.js';
@@ -125,5 +125,17 @@ describe('patchableList', () => {
     const decision = patchableList(mapping, list(), stale);
     expect(decision.patchable).toBe(patchable);
     if (!decision.patchable) expect(decision.why).toMatch(/\S/);
+  });
+});
+
+describe('sortKeyPredicates: what only moves a member, never makes a resource join or leave', () => {
+  it.each([
+    ['trade-activities', '', [YEAR]], // the default sort, -financial-year
+    ['trade-activities', 'financial-year,-id', [YEAR]],
+    ['trade-activities', 'id', []],
+    ['trade-activities', 'origin.country.iso-code', []], // a path: not the member's own triple
+    ['concepts', 'notation,label', [`${SKOS}notation`, `${SKOS}prefLabel`]],
+  ])('%s sorted by %o: %o', (type, sort, predicates) => {
+    expect([...sortKeyPredicates(request(type, sort))].sort()).toEqual([...predicates].sort());
   });
 });
