@@ -6,6 +6,7 @@ import { XSD } from '../rdf/vocabulary.js';
 import type { KeyValue } from '../request/cursor.js';
 import { typedValue, valueOrder } from '../request/filter-values.js';
 import type { Member } from '../shape/resource-objects.js';
+import { perMemberKeyIndex } from '../sparql/per-member-key.js';
 
 /** A member and its sort key values as a whole-list query read them (`keyValueReader`). */
 export interface KeyedMember {
@@ -41,19 +42,30 @@ export class UncertainOrder extends Error {
  *
  * @example [...members].sort(memberOrder({ type: tradeActivities, sort: parseSort('-financial-year', mapping, tradeActivities) }))
  */
-export function memberOrder(request: Pick<ListRequest, 'type' | 'sort'>): (a: KeyedMember, b: KeyedMember) => number {
+export function memberOrder(
+  request: Pick<ListRequest, 'type' | 'sort' | 'parent'>,
+): (a: KeyedMember, b: KeyedMember) => number {
   const { id } = request.type;
   let valueIndex = 0;
+  // The per-member key's place among the keys that have values (ids have none).
+  const perMemberKey = perMemberKeyIndex(request);
+  const perMemberValue =
+    perMemberKey === undefined
+      ? undefined
+      : request.sort.slice(0, perMemberKey).filter(({ path }) => path.end !== 'id').length;
   const steps = request.sort.map(({ path, descending }) => {
     const sign = descending ? -1 : 1;
     const { end } = path;
     if (end === 'id')
       return (a: KeyedMember, b: KeyedMember) =>
         sign * compareText(memberSortKey(id, a.member), memberSortKey(id, b.member));
-    if (path.hops.length > 0 || path.multiValued || end.language !== undefined)
-      throw new UncertainOrder(`the key ${path.end === 'id' ? 'id' : end.name} is not one a flat list query orders by`);
     const i = valueIndex++;
-    const compare = valueComparator(end);
+    // A key computed per member (a to-many path, a language) is text: its value read without the
+    // tier character, as the query's ORDER BY compares it (`perMemberKeyIndex`).
+    const perMember = i === perMemberValue;
+    if (!perMember && (path.hops.length > 0 || path.multiValued || end.language !== undefined))
+      throw new UncertainOrder(`the key ${end.name} is not one a flat list query orders by`);
+    const compare = perMember ? (x: Value, y: Value) => compareText(x.value, y.value) : valueComparator(end);
     return (a: KeyedMember, b: KeyedMember) => {
       const [x, y] = [a.keys[i] ?? null, b.keys[i] ?? null];
       if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;

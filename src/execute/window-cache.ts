@@ -48,25 +48,34 @@ export interface ListWindows {
 export interface ListPatcher {
   confined(stale: readonly string[]): boolean;
   /**
-   * Whether a change of this stale IRI can only move a member, never make a resource join or
-   * leave the list (a sort key's predicate: a member without a key is listed all the same).
+   * Whose triples a change of this stale IRI is, in the list: its `member`s' (the subject is a
+   * member), and/or those of the resources the sort path's hop leads to (`target`: the members
+   * reaching the subject changed, a concept whose label a key reads); `keyOnly`, whether it can
+   * only move a member, never make a resource join or leave the list (a sort key's predicate: a
+   * member without a key is listed all the same). Every stale IRI is a member's when not given.
    */
-  keyOnly?(iri: string): boolean;
+  roleOf?(iri: string): { readonly member: boolean; readonly target: boolean; readonly keyOnly: boolean };
   /**
-   * `joinable`: the changed subjects that may have joined or left the list (all of `changed`
-   * unless given); the others changed only in what `keyOnly` says, and matter only if listed.
+   * `changed`: the changed subjects that are members' (`joinable`, those that may have joined or
+   * left the list: all of `changed` unless given; the others matter only if listed); `targets`:
+   * the changed resources the hop leads to.
    */
   patch(
     list: OrderedList,
     changed: ReadonlySet<string>,
     joinable?: ReadonlySet<string>,
+    targets?: ReadonlySet<string>,
   ): Promise<OrderedList | undefined>;
 }
 
-/** The subjects whose changes made a kept list stale; `joinable`, those that may have joined or left it. */
+/**
+ * The subjects whose changes made a kept list stale: `changed`, as members' (`joinable`, those
+ * that may have joined or left it); `targets`, as resources the sort path's hop leads to.
+ */
 interface ChangedMembers {
   readonly changed: ReadonlySet<string>;
   readonly joinable: ReadonlySet<string>;
+  readonly targets: ReadonlySet<string>;
 }
 
 /** What `/metrics` reports of a window cache. */
@@ -314,17 +323,20 @@ export class WindowCache {
     if (stale === undefined || !patcher.confined(stale)) return undefined;
     const changed = new Set<string>();
     const joinable = new Set<string>();
+    const targets = new Set<string>();
     for (const iri of stale) {
       const subjects = this.freshness.changedSubjects(reading.dataset, iri, reading.stamp);
       if (subjects === undefined) return undefined;
-      const keyOnly = patcher.keyOnly?.(iri) ?? false;
+      const role = patcher.roleOf?.(iri) ?? { member: true, target: false, keyOnly: false };
       for (const subject of subjects) {
+        if (role.target) targets.add(subject);
+        if (!role.member) continue;
         changed.add(subject);
-        if (!keyOnly) joinable.add(subject);
+        if (!role.keyOnly) joinable.add(subject);
       }
-      if (changed.size > MAX_PATCHED_MEMBERS) return undefined;
+      if (changed.size + targets.size > MAX_PATCHED_MEMBERS) return undefined;
     }
-    return { changed, joinable };
+    return { changed, joinable, targets };
   }
 
   /**
@@ -338,7 +350,7 @@ export class WindowCache {
   private patch(
     key: string,
     entry: PatchableEntry,
-    { changed, joinable }: ChangedMembers,
+    { changed, joinable, targets }: ChangedMembers,
     ttl: number,
     patcher: ListPatcher = entry.patcher,
   ): Promise<OrderedList | undefined> {
@@ -348,7 +360,7 @@ export class WindowCache {
     const remaining = this.entries.getRemainingTTL(key);
     const kept = Number.isFinite(remaining) && remaining > 0 ? Math.max(1, Math.round(remaining)) : ttl;
     const promise = patcher
-      .patch(entry.list, changed, joinable)
+      .patch(entry.list, changed, joinable, targets)
       .then(
         (patched) => {
           const current = this.entries.get(key) === entry;

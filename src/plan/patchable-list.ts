@@ -1,4 +1,4 @@
-import type { Mapping } from '../mapping/model.js';
+import type { Mapping, Relationship } from '../mapping/model.js';
 import type { ListRequest } from './plan.js';
 import { filterReads } from './plan-reads.js';
 
@@ -6,38 +6,83 @@ import { filterReads } from './plan-reads.js';
 export type PatchDecision = { readonly patchable: true } | { readonly patchable: false; readonly why: string };
 
 /**
+ * What changes of each IRI a list query reads can touch, for a list that may be patched:
+ * - `member`: IRIs whose triples have the member as subject (its class, its id predicate, its own
+ *   sort key attributes, the predicate of the sort path's forward hop): a changed subject is the
+ *   member itself;
+ * - `target`: IRIs whose triples have a resource at the end of that hop as subject (its class, its
+ *   id predicate, the key attribute): the members reached from a changed subject are touched;
+ * - `hop`: that relationship, when the list is sorted through one.
+ */
+export interface PatchScope {
+  readonly member: ReadonlySet<string>;
+  readonly target: ReadonlySet<string>;
+  readonly hop?: Relationship;
+}
+
+/**
+ * Which changes a kept list can be patched after (see {@link PatchScope}), or why none: a list of a
+ * type's own collection (no parent: a parent's link is a triple of another resource), sorted by
+ * id and the members' own single-valued attributes in no language, or by one key computed per
+ * member (`perMember`, the index `perMemberKeyIndex` gives: a to-many path, a language) through
+ * at most one forward relationship. Deeper paths, inverse hops and flat keys through a
+ * relationship are read whole.
+ *
+ * @example patchScope({ type: tradeActivities, sort: parseSort('concerns.label', mapping, tradeActivities), filters: [] }, mapping, 0).target // Set { skos:Concept, skos:prefLabel }
+ */
+export function patchScope(request: ListRequest, mapping: Mapping, perMember?: number): PatchScope | string {
+  if (request.parent) return 'a related list (its members hang off a parent)';
+  const { type } = request;
+  const member = new Set<string>([type.classIri]);
+  if (type.id.kind === 'predicate') member.add(type.id.predicate);
+  const target = new Set<string>();
+  let hop: Relationship | undefined;
+  for (const [i, { path }] of request.sort.entries()) {
+    if (path.end === 'id') continue;
+    if (i === perMember && path.hops.length <= 1) {
+      const [first] = path.hops;
+      if (first === undefined) member.add(path.end.predicate);
+      else {
+        const reached = mapping.types.get(first.target);
+        if (first.inverse || reached === undefined) return 'a sort key through an inverse relationship';
+        hop = first;
+        member.add(first.predicate);
+        target.add(reached.classIri);
+        if (reached.id.kind === 'predicate') target.add(reached.id.predicate);
+        target.add(path.end.predicate);
+      }
+      continue;
+    }
+    if (path.hops.length > 0) return 'a sort key through a relationship';
+    if (path.multiValued || path.end.language !== undefined) return 'a sort key of several values or in a language';
+    member.add(path.end.predicate);
+  }
+  return { member, target, ...(hop && { hop }) };
+}
+
+/**
  * The one rule behind the window cache's patches (`execute/window-cache.ts`): a kept list that
- * changes of the IRIs `stale` made stale may be patched (its changed members read again and moved)
- * instead of read whole, only when those changes can have touched no member but the subjects of
- * the changed triples. That holds when the list query reads each stale IRI only of `?s`, the
- * member itself:
- * - a list of a type's own collection (no parent: a parent's link is a triple of another resource);
- * - sorted by the members' own single-valued attributes in no language, or by id (a key through a
- *   relationship reads the target's triples; a key of several values or in a language groups);
- * - each stale IRI is the members' class, their id predicate, or a sort key's predicate: a triple
- *   `(s, p, o)` of it changes what the list reads of `s` alone;
- * - no filter reads a stale IRI (a filter through a relationship reads other resources' triples,
- *   of the same predicates perhaps).
- * Anything else is read whole again, as before patches. Pure: the cache asks it at each stale
- * lookup and at each delta.
+ * changes of the IRIs `stale` made stale may be patched (the members they touched read again and
+ * moved) instead of read whole, only when every stale IRI is in the list's {@link patchScope}
+ * (so each change touches its subject, or the members that reach its subject over the sort
+ * path's one hop; `perMember` as for {@link patchScope}), and no filter reads it (a filter through a relationship reads other resources'
+ * triples, of the same predicates perhaps). Anything else is read whole again, as before patches.
+ * Pure: the cache asks it at each stale lookup and at each delta.
  *
  * @example patchableList(mapping, { type: tradeActivities, sort: tradeActivities.defaultSort, filters: [] }, [ELOD + 'financialYear']) // { patchable: true }
  */
-export function patchableList(mapping: Mapping, request: ListRequest, stale: readonly string[]): PatchDecision {
-  if (request.parent) return { patchable: false, why: 'a related list (its members hang off a parent)' };
-  const { type } = request;
-  const own = new Set<string>([type.classIri]);
-  if (type.id.kind === 'predicate') own.add(type.id.predicate);
-  for (const { path } of request.sort) {
-    if (path.end === 'id') continue;
-    if (path.hops.length > 0) return { patchable: false, why: 'a sort key through a relationship' };
-    if (path.multiValued || path.end.language !== undefined)
-      return { patchable: false, why: 'a sort key of several values or in a language' };
-    own.add(path.end.predicate);
-  }
+export function patchableList(
+  mapping: Mapping,
+  request: ListRequest,
+  stale: readonly string[],
+  perMember?: number,
+): PatchDecision {
+  const scope = patchScope(request, mapping, perMember);
+  if (typeof scope === 'string') return { patchable: false, why: scope };
   const filtered = filterReads(mapping, request.filters);
   for (const iri of stale) {
-    if (!own.has(iri)) return { patchable: false, why: `${iri} is not the members' class, id or sort key` };
+    if (!scope.member.has(iri) && !scope.target.has(iri))
+      return { patchable: false, why: `${iri} is not the members' class, id or sort key, nor its hop's` };
     if (filtered.has(iri)) return { patchable: false, why: `a filter reads ${iri}` };
   }
   return { patchable: true };
@@ -54,7 +99,8 @@ export function patchableList(mapping: Mapping, request: ListRequest, stale: rea
 export function sortKeyPredicates(request: ListRequest): ReadonlySet<string> {
   const { type } = request;
   const keys = new Set<string>();
-  for (const { path } of request.sort) if (path.end !== 'id' && path.hops.length === 0) keys.add(path.end.predicate);
+  for (const { path } of request.sort)
+    if (path.end !== 'id') keys.add(path.hops.length === 0 ? path.end.predicate : path.hops[0]!.predicate);
   keys.delete(type.classIri);
   if (type.id.kind === 'predicate') keys.delete(type.id.predicate);
   return keys;

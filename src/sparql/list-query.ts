@@ -6,7 +6,7 @@ import {
   type VariableTerm,
   Wildcard,
 } from 'sparqljs';
-import type { Attribute, Mapping, ResourceType } from '../mapping/model.js';
+import type { Attribute, Mapping, Relationship, ResourceType } from '../mapping/model.js';
 import type { Keyset, ListRequest, Window } from '../plan/plan.js';
 import {
   aggregate,
@@ -281,11 +281,12 @@ export function buildKeyedWindowQuery(
  * A list query kept to the members `iris` (`VALUES ?s { … }` in front of its pattern): the same
  * membership, filters, keys and order, so each of them gives the row it gives in the whole list,
  * or none when it is not a member. The window cache's patch reads its changed members so
- * (`execute/patch-list.ts`). The VALUES goes in front of each sub-select of the pattern that
- * selects `?s` too (a filter's members, a per-member key): a sub-select is evaluated on its own,
- * and Virtuoso would otherwise read every member it selects before the join keeps a few (a
- * filter by origin country at 1M: 3.3 ms, against 1.4 ms kept inside). Only where that keeps the
- * same rows of those members: a sub-select with no LIMIT or OFFSET, grouped by `?s` if grouped.
+ * (`execute/patch-list.ts`). The restriction goes in front of each sub-select of the members too,
+ * in groups and unions (a filter's DISTINCT ?s, a per-member key): a sub-select is
+ * evaluated on its own, and Virtuoso would otherwise read every member it selects before the join
+ * keeps a few (a filter by origin country at 1M: 3.3 ms, against 1.4 ms kept inside). Only where
+ * that keeps the same rows of those members: a sub-select with no LIMIT or OFFSET, grouped by
+ * `?s` if grouped.
  *
  * @example restrictedToMembers(buildListQuery(mapping, request, undefined, { fromEnd: false }), ['http://…/activity/1'])
  */
@@ -293,11 +294,56 @@ export function restrictedToMembers(query: SelectQuery, iris: readonly string[])
   const members = values(iris.map((member) => ({ [SUBJECT.value]: iri(member) })));
   const kept = (pattern: Pattern): Pattern => {
     if (pattern.type === 'group') return { ...pattern, patterns: pattern.patterns.map(kept) };
+    // Each branch of a union too: a sub-select's own pattern may be the union of its members with and without a key.
+    if (pattern.type === 'union')
+      return {
+        ...pattern,
+        patterns: pattern.patterns.map((branch) =>
+          branch.type === 'group' ? { ...branch, patterns: [members, ...branch.patterns.map(kept)] } : kept(branch),
+        ),
+      };
     if (pattern.type !== 'query' || !selectsMembers(pattern)) return pattern;
-    return { ...pattern, where: [members, ...(pattern.where ?? [])] };
+    const where = (pattern.where ?? []).map(kept);
+    // Not in front of a sub-select that holds another one kept so: Virtuoso 7.2 fails on that form
+    // ("VECSL: Internal error, ssl refd before set"); its unions' branches and inner sub-selects are kept.
+    return { ...pattern, where: holdsMembers(pattern.where ?? []) ? where : [members, ...where] };
   };
   return { ...query, where: [members, ...(query.where ?? []).map(kept)] };
 }
+
+/** Whether `patterns` hold, at any depth of groups, unions and optionals, a sub-select of the members. */
+function holdsMembers(patterns: readonly Pattern[]): boolean {
+  return patterns.some((pattern) =>
+    pattern.type === 'query'
+      ? selectsMembers(pattern)
+      : 'patterns' in pattern && Array.isArray(pattern.patterns) && holdsMembers(pattern.patterns as Pattern[]),
+  );
+}
+
+/**
+ * The resources a forward relationship `hop` leads from to one of `targets`: the members whose key
+ * read through the hop a change of those targets may have moved (a concept's new label, for the
+ * activities sorted by `concerns.label`). The window cache's patch reads them before it reads the
+ * list's query kept to them (`restrictedToMembers`).
+ *
+ * @example membersReaching(concerns, ['http://linkedeconomy.org/resource/concept/0101'])
+ */
+export function membersReaching(hop: Relationship, targets: readonly string[]): SelectQuery {
+  return {
+    type: 'query',
+    queryType: 'SELECT',
+    prefixes: {},
+    distinct: true,
+    variables: [SUBJECT],
+    where: [
+      values(targets.map((target) => ({ [REACHED.value]: iri(target) }))),
+      bgp(linkTriple(hop, SUBJECT, REACHED)),
+    ],
+  };
+}
+
+/** The resources a hop leads to, in {@link membersReaching}. */
+const REACHED = variable('target');
 
 /** Whether a sub-select gives each member's rows whatever other members it selects: it selects `?s`, uncut, per `?s` if grouped. */
 function selectsMembers(query: SelectQuery): boolean {

@@ -159,20 +159,24 @@ describeStores('delta listener: bad input, the public port, other graphs, precis
     expect(await fromCache(fed, YEARS)).toBe(false);
   });
 
-  test('a label changed: lists sorted by labels are dropped, lists that do not read labels stay', async () => {
+  test('a label changed: the responses of lists sorted by label are dropped and their kept lists patched; lists that do not read labels stay', async () => {
     await warm();
     const dropped = (text: string, cache: string) =>
       metricValue(text, 'cache_entries_dropped_total', { cache, reason: 'delta' });
+    const patched = (text: string) => metricValue(text, 'window_cache_patched_total', { dataset: 'sample' });
     const before = await fed.api.metrics();
     expect((await postDelta(fed.deltaUrl, labelDelta('http://example.org/the-dataset-graph'), auth)).status).toBe(204);
     const after = await fed.api.metrics();
-    // The label-sorted list: its response, and its whole list in the window cache.
+    // The label-sorted list: its response dropped; its whole list kept, stale, for the next request to patch.
     expect(dropped(after, 'response')).toBeGreaterThan(dropped(before, 'response'));
-    expect(dropped(after, 'window')).toBeGreaterThan(dropped(before, 'window'));
+    expect(dropped(after, 'window')).toBe(dropped(before, 'window'));
     expect(metricValue(after, 'delta_duration_seconds_count', { outcome: 'applied' })).toBe(
       metricValue(before, 'delta_duration_seconds_count', { outcome: 'applied' }) + 1,
     );
-    expect(await fromCache(fed, LABELS)).toBe(false);
+    const response = await fed.api.get(LABELS);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('server-timing')).toMatch(/path;desc="window-cache\+patch\+/);
+    expect(patched(await fed.api.metrics())).toBe(patched(after) + 1);
     expect(await fromCache(fed, YEARS)).toBe(true);
   });
 
@@ -211,6 +215,17 @@ describeStores('delta listener: bad input, the public port, other graphs, precis
     expect((await figures()).dropped).toBeGreaterThan(before.dropped);
     expect(await path()).not.toMatch(/patch/);
     expect((await figures()).patched).toBe(before.patched + 1);
+  });
+
+  test('a label changed: the kept list sorted through concerns.label is patched: the activities reaching the concept found, then read again', async () => {
+    const BY_CONCEPT_LABEL = '/trade-activities?sort=concerns.label&page[size]=5';
+    const timing = async () => (await fed.api.get(BY_CONCEPT_LABEL)).headers.get('server-timing') ?? '';
+    await timing();
+    expect(await timing()).toMatch(/cache;desc=hit/);
+    expect((await postDelta(fed.deltaUrl, labelDelta('http://example.org/the-dataset-graph'), auth)).status).toBe(204);
+    const patched = await timing();
+    expect(patched).toMatch(/path;desc="window-cache\+patch\+fetch"/);
+    expect(patched).toMatch(/desc="3 queries"/); // those reaching the concept, those read again, the page's fetch
   });
 
   test('a year changed of a resource a filtered list does not hold: the list is patched with no query; of one it holds, with one', async () => {

@@ -1,10 +1,11 @@
 import type { SelectQuery } from 'sparqljs';
 import { isSafeAbsoluteIri } from '../../mapping/iri.js';
 import type { Mapping } from '../../mapping/model.js';
-import { patchableList, sortKeyPredicates } from '../../plan/patchable-list.js';
+import { patchableList, patchScope, sortKeyPredicates } from '../../plan/patchable-list.js';
 import type { ListRequest } from '../../plan/plan.js';
 import { listReads } from '../../plan/plan-reads.js';
-import { buildListQuery, restrictedToMembers } from '../../sparql/list-query.js';
+import { buildListQuery, membersReaching, restrictedToMembers } from '../../sparql/list-query.js';
+import { perMemberKeyIndex } from '../../sparql/per-member-key.js';
 import { toText } from '../../sparql/to-text.js';
 import { type Store, StoreError } from '../../store/store.js';
 import { cursorSlice, type OrderedList, offsetSlice, orderedList } from '../ordered-list.js';
@@ -100,16 +101,35 @@ function listPatcher(
   query: SelectQuery,
   trace?: Trace,
 ): ListPatcher {
+  const perMember = perMemberKeyIndex(request);
+  const scope = patchScope(request, mapping, perMember);
   const keys = sortKeyPredicates(request);
+  const hop = typeof scope === 'string' ? undefined : scope.hop;
   return {
-    confined: (stale) => patchableList(mapping, request, stale).patchable,
-    keyOnly: (iri) => keys.has(iri),
-    patch: async (list, changed, joinable = changed) => {
-      // A resource changed only in a sort key moves if it is listed, and stays out if it is not:
-      // only the listed ones are read again (a list filtered to one country of 30 reads none of
-      // most changes, and sends no query).
+    confined: (stale) => patchableList(mapping, request, stale, perMember).patchable,
+    roleOf: (iri) => ({
+      member: typeof scope !== 'string' && scope.member.has(iri),
+      target: typeof scope !== 'string' && scope.target.has(iri),
+      keyOnly: keys.has(iri),
+    }),
+    patch: async (list, changed, joinable = changed, targets = new Set()) => {
+      if (targets.size > 0 && hop === undefined) return undefined;
+      const reached = [...targets];
+      if (![...changed, ...reached].every(isSafeAbsoluteIri)) return undefined;
+      // The members a changed target is reached from (a concept's new label moves the activities
+      // that concern it): a query of their own, then read again with the others.
+      const reaching =
+        hop && reached.length > 0
+          ? await runQuery(store, membersReaching(hop, reached), listLane(request), 'patch-reach')
+          : [];
+      const moved = new Set(reaching.flatMap((row) => (row.s?.termType === 'NamedNode' ? [row.s.value] : [])));
+      // A resource changed only in a sort key (or reached through the hop, which changes keys alone)
+      // moves if it is listed, and stays out if it is not: only the listed ones are read again (a list
+      // filtered to one country of 30 reads none of most changes, and sends no query).
       const reread = new Set(joinable);
-      if (reread.size < changed.size) for (const { iri } of list.members) if (changed.has(iri)) reread.add(iri);
+      for (const iri of changed) moved.add(iri);
+      if ([...moved].some((iri) => !reread.has(iri)))
+        for (const { iri } of list.members) if (moved.has(iri)) reread.add(iri);
       const members = [...reread];
       if (!members.every(isSafeAbsoluteIri)) return undefined;
       const rows =
@@ -120,7 +140,7 @@ function listPatcher(
       if (patched)
         trace?.step(
           'patch',
-          `the kept list went stale by changes of its members' own triples: ${members.length} of ${changed.size} changed subjects read again (${members.length ? 'one query' : 'none listed: no query'}) and moved`,
+          `the kept list went stale by changes of its members' triples or their hop's: ${members.length} members read again${reached.length ? ` (${reaching.length} reached from ${reached.length} changed targets)` : ''}${members.length ? ', one query' : ': none listed, no query'}, and moved`,
         );
       return patched;
     },

@@ -98,6 +98,23 @@ const SHAPES = (): Shape[] => [
       random() < 0.1 ? undefined : rdf.literal(pick(random, ['a', 'ab', 'B', '\uE000', '😀', 'é', '01', ''])),
     sortable: (key) => codePoints(key.value),
   },
+  ...(['concerns.label', '-concerns.label'] as const).map(
+    (sort): Shape => ({
+      name: `activities by ${sort} (a key per member through a to-many hop, tiered by language)`,
+      type: 'trade-activities',
+      sort,
+      // The key as the whole-list query gives it: a tier character in front (which ORDER BY skips),
+      // or the placeholder of a member without one (MIN's "~", MAX's "").
+      row: ({ id, key }) => ({
+        s: rdf.namedNode(ACTIVITY(id)),
+        s_id: rdf.literal(id),
+        key0: rdf.literal(key ? `${'0123'[id.charCodeAt(3) % 4]}${key.value}` : sort.startsWith('-') ? '' : '~'),
+      }),
+      value: (random) =>
+        random() < 0.1 ? undefined : rdf.literal(pick(random, ['Beef', 'beef', 'Bé', 'Z', '😀', '\uE000', 'a b', ''])),
+      sortable: (key) => codePoints(key.value),
+    }),
+  ),
 ];
 
 /** The order of `raws` as the store gives it, computed apart from memberOrder: missing last, direction, then id. */

@@ -311,28 +311,35 @@ describe('WindowCache', () => {
       expect(patches.at(-1)).toEqual(['http://example.org/c']);
     });
 
-    it('tells the patch which changed subjects may have joined or left the list: those changed in more than a sort key', async () => {
+    it('tells the patch whose changes are members’ (and which of those may join or leave) and whose are the hop’s targets', async () => {
+      const LABEL = 'http://example.org/label';
       const freshness = new Freshness();
       const windows = new WindowCache({ freshness }).forDataset(DATASET, FOREVER)!;
-      const seen: { changed: string[]; joinable: string[] }[] = [];
+      const seen: { changed: string[]; joinable: string[]; targets: string[] }[] = [];
       const patcher: ListPatcher = {
-        confined: (stale) => stale.every((iri) => iri === YEAR || iri === OTHER),
-        keyOnly: (iri) => iri === YEAR,
-        patch: async (list, changed, joinable) => {
-          seen.push({ changed: [...changed].sort(), joinable: [...(joinable ?? changed)].sort() });
+        confined: (stale) => stale.every((iri) => iri === YEAR || iri === OTHER || iri === LABEL),
+        roleOf: (iri) => ({ member: iri !== LABEL, target: iri === LABEL, keyOnly: iri === YEAR }),
+        patch: async (list, changed, joinable, targets) => {
+          const sorted = (set: ReadonlySet<string> | undefined) => [...(set ?? [])].sort();
+          seen.push({ changed: sorted(changed), joinable: sorted(joinable ?? changed), targets: sorted(targets) });
           return renamed(list);
         },
       };
       const { compute } = reader(list(3));
-      const ask = () => windows.list('q', () => [YEAR, OTHER], compute, patcher);
+      const ask = () => windows.list('q', () => [YEAR, OTHER, LABEL], compute, patcher);
       const change = (iri: string, subject: string) =>
         freshness.changed(DATASET, [iri], new Map([[iri, new Set([subject])]]));
       await ask();
       change(YEAR, 'http://example.org/a');
       change(OTHER, 'http://example.org/b');
+      change(LABEL, 'http://example.org/c');
       await ask();
       expect(seen).toEqual([
-        { changed: ['http://example.org/a', 'http://example.org/b'], joinable: ['http://example.org/b'] },
+        {
+          changed: ['http://example.org/a', 'http://example.org/b'],
+          joinable: ['http://example.org/b'],
+          targets: ['http://example.org/c'],
+        },
       ]);
     });
 

@@ -11,6 +11,7 @@ import type { ListRequest } from '../../../src/plan/plan.js';
 import { parseFilter } from '../../../src/request/parse-filter.js';
 import { parseQuery } from '../../../src/request/parse-query.js';
 import { parseSort } from '../../../src/request/parse-sort.js';
+import { perMemberKeyIndex } from '../../../src/sparql/per-member-key.js';
 
 const ELOD = 'http://linkedeconomy.org/ontology#';
 const SKOS = 'http://www.w3.org/2004/02/skos/core#';
@@ -78,10 +79,34 @@ const CASES: readonly { what: string; list: () => ListRequest; stale: string[]; 
     stale: [`${ELOD}amount`],
     patchable: false,
   },
-  // A key in a language: grouped, and the key read through a tier.
+  // A key computed per member (a language, a to-many path): of the member, or through one forward hop.
   {
     what: 'concepts by label, a label changed',
     list: () => request('concepts', 'label'),
+    stale: [`${SKOS}prefLabel`],
+    patchable: true,
+  },
+  {
+    what: 'by concerns.label, a label, a concept typed and a concerns link changed',
+    list: () => request('trade-activities', 'concerns.label'),
+    stale: [`${SKOS}prefLabel`, CONCEPT, `${ELOD}concerns`],
+    patchable: true,
+  },
+  {
+    what: 'by concerns.label, a year changed (not read)',
+    list: () => request('trade-activities', 'concerns.label'),
+    stale: [YEAR],
+    patchable: false,
+  },
+  {
+    what: 'by concerns.broader-concepts.label (two hops), a label changed',
+    list: () => request('trade-activities', 'concerns.broader-concepts.label'),
+    stale: [`${SKOS}prefLabel`],
+    patchable: false,
+  },
+  {
+    what: 'concepts by narrower-concepts.label (an inverse hop), a label changed',
+    list: () => request('concepts', 'narrower-concepts.label'),
     stale: [`${SKOS}prefLabel`],
     patchable: false,
   },
@@ -122,7 +147,7 @@ const CASES: readonly { what: string; list: () => ListRequest; stale: string[]; 
 
 describe('patchableList', () => {
   it.each(CASES)('$what: patchable $patchable', ({ list, stale, patchable }) => {
-    const decision = patchableList(mapping, list(), stale);
+    const decision = patchableList(mapping, list(), stale, perMemberKeyIndex(list()));
     expect(decision.patchable).toBe(patchable);
     if (!decision.patchable) expect(decision.why).toMatch(/\S/);
   });
@@ -133,7 +158,8 @@ describe('sortKeyPredicates: what only moves a member, never makes a resource jo
     ['trade-activities', '', [YEAR]], // the default sort, -financial-year
     ['trade-activities', 'financial-year,-id', [YEAR]],
     ['trade-activities', 'id', []],
-    ['trade-activities', 'origin.country.iso-code', []], // a path: not the member's own triple
+    ['trade-activities', 'origin.country.iso-code', [`${ELOD}hasOrigin`]], // the member's own link
+    ['trade-activities', 'concerns.label', [`${ELOD}concerns`]],
     ['concepts', 'notation,label', [`${SKOS}notation`, `${SKOS}prefLabel`]],
   ])('%s sorted by %o: %o', (type, sort, predicates) => {
     expect([...sortKeyPredicates(request(type, sort))].sort()).toEqual([...predicates].sort());

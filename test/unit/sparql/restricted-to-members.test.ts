@@ -9,6 +9,7 @@ import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../../src/mapping/model.js';
 import { parseFilter } from '../../../src/request/parse-filter.js';
 import { parseQuery } from '../../../src/request/parse-query.js';
+import { parseSort } from '../../../src/request/parse-sort.js';
 import { variable } from '../../../src/sparql/ast.js';
 import { buildListQuery, restrictedToMembers } from '../../../src/sparql/list-query.js';
 import { toText } from '../../../src/sparql/to-text.js';
@@ -78,5 +79,23 @@ describe('restrictedToMembers: sub-selects of the members', () => {
         toText(restrictedToMembers(outer(inner(extra)), members)).match(valuesBlock),
         JSON.stringify(extra),
       ).toHaveLength(blocks);
+  });
+});
+
+describe('restrictedToMembers: a key computed per member', () => {
+  it('keeps each union branch and the inner key, never a sub-select that holds another kept one (Virtuoso fails on that)', () => {
+    const type = mapping.types.get('concepts')!;
+    const query = buildListQuery(mapping, { type, sort: parseSort('label', mapping, type), filters: [] }, undefined, {
+      fromEnd: false,
+    });
+    const whole = toText(query);
+    const kept = restrictedToMembers(query, ['http://linkedeconomy.org/resource/concept/0101']);
+    const text = toText(kept);
+    // In front, in both branches of the grouped members' union, and in the inner per-member key.
+    expect(text.match(/VALUES \?s \{[^}]*\}/g)).toHaveLength(4);
+    expect(text.replace(/\s*VALUES \?s \{[^}]*\}/g, '').replace(/\s+/g, ' ')).toBe(whole.replace(/\s+/g, ' '));
+    const grouped = (kept.where![1] as { patterns: SelectQuery[] }).patterns[0]!;
+    expect(grouped.type).toBe('query');
+    expect(grouped.where![0]!.type).not.toBe('values');
   });
 });
