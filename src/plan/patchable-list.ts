@@ -18,6 +18,10 @@ export interface PatchScope {
   readonly member: ReadonlySet<string>;
   readonly target: ReadonlySet<string>;
   readonly hop?: Relationship;
+  /** The IRIs its filters read: a change of one may make a resource join or leave the list. */
+  readonly filtered: ReadonlySet<string>;
+  /** {@link sortKeyPredicates}: changes that move a listed member and make none join or leave. */
+  readonly keyOnly: ReadonlySet<string>;
 }
 
 /**
@@ -57,7 +61,27 @@ export function patchScope(request: ListRequest, mapping: Mapping, perMember?: n
     if (path.multiValued || path.end.language !== undefined) return 'a sort key of several values or in a language';
     member.add(path.end.predicate);
   }
-  return { member, target, ...(hop && { hop }) };
+  return {
+    member,
+    target,
+    ...(hop && { hop }),
+    filtered: filterReads(mapping, request.filters),
+    keyOnly: sortKeyPredicates(request),
+  };
+}
+
+/**
+ * Whether a list of `scope` can be patched after changes of the IRIs `stale` ({@link patchableList}),
+ * from a scope worked out once per list: the window cache asks at each stale lookup and delta.
+ */
+export function patchDecision(scope: PatchScope | string, stale: readonly string[]): PatchDecision {
+  if (typeof scope === 'string') return { patchable: false, why: scope };
+  for (const iri of stale) {
+    if (!scope.member.has(iri) && !scope.target.has(iri))
+      return { patchable: false, why: `${iri} is not the members' class, id or sort key, nor its hop's` };
+    if (scope.filtered.has(iri)) return { patchable: false, why: `a filter reads ${iri}` };
+  }
+  return { patchable: true };
 }
 
 /**
@@ -67,7 +91,7 @@ export function patchScope(request: ListRequest, mapping: Mapping, perMember?: n
  * (so each change touches its subject, or the members that reach its subject over the sort
  * path's one hop; `perMember` as for {@link patchScope}), and no filter reads it (a filter through a relationship reads other resources'
  * triples, of the same predicates perhaps). Anything else is read whole again, as before patches.
- * Pure: the cache asks it at each stale lookup and at each delta.
+ * Pure; the window cache works the scope out once per list and asks {@link patchDecision}.
  *
  * @example patchableList(mapping, { type: tradeActivities, sort: tradeActivities.defaultSort, filters: [] }, [ELOD + 'financialYear']) // { patchable: true }
  */
@@ -77,15 +101,7 @@ export function patchableList(
   stale: readonly string[],
   perMember?: number,
 ): PatchDecision {
-  const scope = patchScope(request, mapping, perMember);
-  if (typeof scope === 'string') return { patchable: false, why: scope };
-  const filtered = filterReads(mapping, request.filters);
-  for (const iri of stale) {
-    if (!scope.member.has(iri) && !scope.target.has(iri))
-      return { patchable: false, why: `${iri} is not the members' class, id or sort key, nor its hop's` };
-    if (filtered.has(iri)) return { patchable: false, why: `a filter reads ${iri}` };
-  }
-  return { patchable: true };
+  return patchDecision(patchScope(request, mapping, perMember), stale);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { SelectQuery } from 'sparqljs';
 import { isSafeAbsoluteIri } from '../../mapping/iri.js';
 import type { Mapping } from '../../mapping/model.js';
-import { patchableList, patchScope, sortKeyPredicates } from '../../plan/patchable-list.js';
+import { type PatchScope, patchDecision, patchScope } from '../../plan/patchable-list.js';
 import type { ListRequest } from '../../plan/plan.js';
 import { listReads } from '../../plan/plan-reads.js';
 import { buildListQuery, membersReaching, restrictedToMembers } from '../../sparql/list-query.js';
@@ -101,21 +101,23 @@ function listPatcher(
   query: SelectQuery,
   trace?: Trace,
 ): ListPatcher {
-  const perMember = perMemberKeyIndex(request);
-  const scope = patchScope(request, mapping, perMember);
-  const keys = sortKeyPredicates(request);
-  const hop = typeof scope === 'string' ? undefined : scope.hop;
+  // Worked out when first asked, once: a cache hit never asks (the patcher is made per request).
+  let worked: PatchScope | string | undefined;
+  const scope = () => (worked ??= patchScope(request, mapping, perMemberKeyIndex(request)));
   return {
-    confined: (stale) => patchableList(mapping, request, stale, perMember).patchable,
-    roleOf: (iri) => ({
-      member: typeof scope !== 'string' && scope.member.has(iri),
-      target: typeof scope !== 'string' && scope.target.has(iri),
-      keyOnly: keys.has(iri),
-    }),
+    confined: (stale) => patchDecision(scope(), stale).patchable,
+    roleOf: (iri) => {
+      const known = scope();
+      return typeof known === 'string'
+        ? { member: false, target: false, keyOnly: false }
+        : { member: known.member.has(iri), target: known.target.has(iri), keyOnly: known.keyOnly.has(iri) };
+    },
     patch: async (list, changed, joinable = changed, targets = new Set()) => {
+      const known = scope();
+      const hop = typeof known === 'string' ? undefined : known.hop;
       if (targets.size > 0 && hop === undefined) return undefined;
       const reached = [...targets];
-      if (![...changed, ...reached].every(isSafeAbsoluteIri)) return undefined;
+      if (!reached.every(isSafeAbsoluteIri)) return undefined;
       // The members a changed target is reached from (a concept's new label moves the activities
       // that concern it): a query of their own, then read again with the others.
       const reaching =
