@@ -82,27 +82,6 @@ export class Metrics {
     misses: new Map<string, number>(),
     patched: new Map<string, number>(),
   };
-  private readonly windowHits: Counter<'dataset'> = new Counter({
-    name: 'window_cache_hits_total',
-    help: 'List pages cut from a whole list kept in the window cache, by dataset',
-    labelNames: ['dataset'] as const,
-    registers: [this.registry],
-    collect: (): void => this.readWindowLookups(this.windowHits, 'hits'),
-  });
-  private readonly windowMisses: Counter<'dataset'> = new Counter({
-    name: 'window_cache_misses_total',
-    help: 'List pages whose whole list was not in the window cache (read from the store, or too large to keep), by dataset',
-    labelNames: ['dataset'] as const,
-    registers: [this.registry],
-    collect: (): void => this.readWindowLookups(this.windowMisses, 'misses'),
-  });
-  private readonly windowPatched: Counter<'dataset'> = new Counter({
-    name: 'window_cache_patched_total',
-    help: 'Stale whole lists the window cache patched (their changed members read again and moved) rather than read whole, by dataset',
-    labelNames: ['dataset'] as const,
-    registers: [this.registry],
-    collect: (): void => this.readWindowLookups(this.windowPatched, 'patched'),
-  });
   private readonly windowEntries: Gauge = new Gauge({
     name: 'window_cache_entries',
     help: 'Whole ordered lists kept in the window cache',
@@ -133,6 +112,8 @@ export class Metrics {
   constructor(private readonly options: MetricsOptions) {
     this.datasets = new Set(options.datasets);
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+    // Copies of the window cache's own counts, read at each scrape (never incremented here).
+    for (const [kind, name, help] of WINDOW_COUNTS) this.windowCount(kind, name, help);
   }
 
   /** Middleware that counts and times every response once it has been sent. */
@@ -194,7 +175,7 @@ export class Metrics {
    */
   watchWindowCache(cache: WindowCache): void {
     const replaced = this.windowCache?.stats();
-    for (const kind of ['hits', 'misses', 'patched'] as const)
+    for (const [kind] of WINDOW_COUNTS)
       for (const [dataset, n] of replaced?.[kind] ?? [])
         this.retiredLookups[kind].set(dataset, (this.retiredLookups[kind].get(dataset) ?? 0) + n);
     this.windowCache = cache;
@@ -205,8 +186,19 @@ export class Metrics {
     this.engines = engines;
   }
 
+  /** Registers a counter by dataset of one of the window cache's counts, copied in at each scrape. */
+  private windowCount(kind: WindowCount, name: string, help: string): void {
+    const counter: Counter<'dataset'> = new Counter({
+      name,
+      help,
+      labelNames: ['dataset'] as const,
+      registers: [this.registry],
+      collect: (): void => this.readWindowLookups(counter, kind),
+    });
+  }
+
   /** The cache keeps its own counts; each scrape copies them into the counter. */
-  private readWindowLookups(counter: Counter<'dataset'>, kind: 'hits' | 'misses' | 'patched'): void {
+  private readWindowLookups(counter: Counter<'dataset'>, kind: WindowCount): void {
     counter.reset();
     for (const counts of [this.retiredLookups[kind], this.windowCache?.stats()[kind] ?? []])
       for (const [dataset, n] of counts) counter.inc({ dataset: this.datasets.has(dataset) ? dataset : '' }, n);
@@ -221,3 +213,21 @@ export class Metrics {
     (hit ? this.cacheHits : this.cacheMisses).inc({ dataset });
   };
 }
+
+/** The window cache's counts by dataset that `/metrics` reports. */
+type WindowCount = 'hits' | 'misses' | 'patched';
+
+/** Each count's counter: its name and help. */
+const WINDOW_COUNTS: readonly (readonly [WindowCount, string, string])[] = [
+  ['hits', 'window_cache_hits_total', 'List pages cut from a whole list kept in the window cache, by dataset'],
+  [
+    'misses',
+    'window_cache_misses_total',
+    'List pages whose whole list was not in the window cache (read from the store, or too large to keep), by dataset',
+  ],
+  [
+    'patched',
+    'window_cache_patched_total',
+    'Stale whole lists the window cache patched (their changed members read again and moved) rather than read whole, by dataset',
+  ],
+];
