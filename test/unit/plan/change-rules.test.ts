@@ -191,6 +191,7 @@ describe('planReads: an answer about one resource is reached by changes to that 
 
 describe('planReads: a page reads the attributes it shows of its members alone, and its list as a list', () => {
   const OTHER_CONCEPT = 'http://linkedeconomy.org/resource/concept/0201';
+  const SCHEME = 'http://linkedeconomy.org/resource/scheme/';
   const labelOf = (concept: string) => triple(uri(concept), `${SKOS}prefLabel`, label);
   const notationOf = (concept: string) => triple(uri(concept), `${SKOS}notation`, { type: 'literal', value: '0101' });
   const concerns = triple(ACTIVITY, `${ELOD}concerns`, CONCEPT);
@@ -205,7 +206,9 @@ describe('planReads: a page reads the attributes it shows of its members alone, 
     [labelOf(CONCEPT.value), '/trade-activities/7c1e0a42/concerns', [CONCEPT.value], true],
     [labelOf(OTHER_CONCEPT), '/trade-activities/7c1e0a42/concerns', [CONCEPT.value], false],
     [labelOf(OTHER_CONCEPT), '/concepts', [CONCEPT.value], false],
-    [labelOf(OTHER_CONCEPT), '/trade-activities/7c1e0a42/origin', ['http://x/agent'], false],
+    // A related to-one document shows its one resource's attributes: of that resource alone.
+    [labelOf(`${SCHEME}c0de`), '/concepts/0101/concept-scheme', [`${SCHEME}c0de`], true],
+    [labelOf(`${SCHEME}0b1e`), '/concepts/0101/concept-scheme', [`${SCHEME}c0de`], false],
     // A blank node's label may be any member's.
     [triple({ type: 'bnode', value: 'b0' }, `${SKOS}prefLabel`, label), '/concepts', [CONCEPT.value], true],
     // What orders or filters the list: any resource's change may move a member in or out.
