@@ -99,8 +99,6 @@ interface Entry {
   readonly reading: Reading;
   /** How to patch the list when it goes stale (see {@link ListPatcher}), if it can be. */
   readonly patcher?: ListPatcher | undefined;
-  /** Patches in a row that went stale while they ran. */
-  readonly stalePatches?: number;
 }
 type PatchableEntry = Entry & { readonly list: OrderedList; readonly patcher: ListPatcher };
 interface Flight {
@@ -113,8 +111,6 @@ interface Flight {
 }
 /** More changed members than this and a list is read whole rather than patched (one query's VALUES). */
 export const MAX_PATCHED_MEMBERS = 500;
-/** Patches in a row that may go stale while they run before the list is dropped and paused. */
-export const MAX_STALE_PATCHES = 3;
 const MARKER_BYTES = 64;
 
 /**
@@ -223,12 +219,18 @@ export class WindowCache {
       }
       const flight = this.flights.get(key);
       // A reading that started before a change answers the requests that joined it, no later one;
-      // nor is another started while it runs: the list changes faster than it is read. (A patch
-      // that went stale is kept, and patched again by the next request: no pause.)
-      if (flight && !this.freshness.fresh(flight.reading)) {
-        if (!flight.patch) this.churned(key, flight.started);
+      // nor is another started while it runs: the list changes faster than it is read.
+      if (flight && !flight.patch && !this.freshness.fresh(flight.reading)) {
+        this.churned(key, flight.started);
         count(this.misses, dataset);
         return undefined;
+      }
+      // A patch that went stale while it runs is kept when it ends: wait for it, then patch what
+      // changed since (a patch costs a few members' rows; the page from the store, at 1M, up to
+      // the whole sort). Its outcome, even an error, is the patch's requests' own.
+      if (flight?.patch && !this.freshness.fresh(flight.reading)) {
+        await flight.promise.catch(() => undefined);
+        continue;
       }
       if (flight) {
         try {
@@ -277,15 +279,15 @@ export class WindowCache {
         // unless the change can be patched (a list of 70,000 read while a year changed): then it
         // is kept stale, and the next request patches it rather than read it whole again.
         if (!this.freshness.fresh(reading)) {
-          const stale: Entry | undefined = list && { list, reading, patcher, stalePatches: 0 };
+          const stale: Entry | undefined = list && { list, reading, patcher };
           if (stale && this.changedMembers(stale) && orderedListBytes(list!) + key.length <= this.maxBytes) {
             this.churning.delete(key);
-            this.keep(key, list, reading, ttl, patcher, 0);
+            this.keep(key, list, reading, ttl, patcher);
           } else this.churned(key, started);
           return list;
         }
         this.churning.delete(key);
-        this.keep(key, list, reading, ttl, patcher, 0);
+        this.keep(key, list, reading, ttl, patcher);
         return list;
       })
       .finally(() => {
@@ -303,11 +305,9 @@ export class WindowCache {
     reading: Reading,
     ttl: number,
     patcher: ListPatcher | undefined,
-    stalePatches: number,
   ): void {
     const size = list && orderedListBytes(list) + key.length;
-    if (list && size! <= this.maxBytes)
-      this.entries.set(key, { list, reading, patcher, stalePatches }, { ttl, size: size! });
+    if (list && size! <= this.maxBytes) this.entries.set(key, { list, reading, patcher }, { ttl, size: size! });
     else this.entries.set(key, { list: UNCACHEABLE, reading }, { ttl, size: MARKER_BYTES + key.length });
   }
 
@@ -342,10 +342,12 @@ export class WindowCache {
   /**
    * Patches a stale kept list: its changed members read again (one query) and moved, under a new
    * reading stamped before that query, so that a change meanwhile makes the patched list stale
-   * again. Requests that ask meanwhile join it as a flight. A patch that went stale is kept all
-   * the same (the next request patches it again), unless patches of this list went stale
-   * {@link MAX_STALE_PATCHES} times in a row: then the list is dropped and paused, as a reading
-   * that went stale. A patch that cannot place its members (`undefined`) or fails drops the list.
+   * again. Requests that ask meanwhile join it as a flight, or, once it went stale, wait for it
+   * and patch again. A patch that went stale is kept all the same, however often in a row: the
+   * next request patches what changed since, which costs less than any page read from the store
+   * (the list is never dropped and paused for it, which under a steady stream of changes would
+   * send every page to the store for seconds). A patch that cannot place its members
+   * (`undefined`) or fails drops the list.
    */
   private patch(
     key: string,
@@ -369,11 +371,7 @@ export class WindowCache {
             return undefined;
           }
           count(this.patches, entry.reading.dataset);
-          const stalePatches = this.freshness.fresh(reading) ? 0 : (entry.stalePatches ?? 0) + 1;
-          if (stalePatches >= MAX_STALE_PATCHES) {
-            if (current) this.entries.delete(key);
-            this.churned(key, started);
-          } else if (current) this.keep(key, patched, reading, kept, entry.patcher, stalePatches);
+          if (current) this.keep(key, patched, reading, kept, entry.patcher);
           return patched;
         },
         (error: unknown) => {
