@@ -5,7 +5,7 @@ import type { Size } from './options.js';
 import { fastestPeer, MU_CL_RESOURCES } from './reference.js';
 import { machineLine, markdownTable } from './report.js';
 import type { MachineInfo } from './results.js';
-import { type LatencySummary, summarize } from './stats.js';
+import { type LatencySummary, median, summarize } from './stats.js';
 
 /**
  * The targets of issue 26 under a stream of deltas, as multiples of mu-cl-resources' reference
@@ -308,12 +308,6 @@ export function renderDeltasRun(run: DeltasRun): string {
   ].join('\n');
 }
 
-const median = (values: readonly number[]) => {
-  const finite = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (finite.length === 0) return Number.NaN;
-  const mid = Math.floor(finite.length / 2);
-  return finite.length % 2 ? finite[mid]! : (finite[mid - 1]! + finite[mid]!) / 2;
-};
 const ratioOf = ({ hits, misses }: Lookups) => (hits + misses === 0 ? Number.NaN : hits / (hits + misses));
 
 /**

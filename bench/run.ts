@@ -93,7 +93,8 @@ try {
       loadAverage: { start: loadAtStart, end: loadavg()[0]! },
       skipped: failures,
     };
-    const name = options.smoke ? `smoke-${size}` : `${date.slice(0, 10)}-${size}`;
+    // One file per run (runs are repeated for medians: bench/cold-medians.ts), and the latest per size.
+    const name = options.smoke ? `smoke-${size}` : `${date.slice(0, 19).replaceAll(':', '')}-${size}`;
     await writeFile(join(RESULTS, `${name}.json`), `${JSON.stringify(run, null, 1)}\n`);
     if (!options.smoke) await writeFile(join(RESULTS, `latest-${size}.json`), `${JSON.stringify(run, null, 1)}\n`);
     console.log(renderRun(run));
@@ -154,7 +155,7 @@ async function scalingChart(command: ScalingChartCommand): Promise<number> {
       const run = JSON.parse(await readFile(file, 'utf8')) as RunResult;
       // A deltas or sort-corpus file is JSON too, of another shape: say so rather than fail inside the chart.
       if (!Array.isArray(run.stores) || typeof run.size !== 'string' || run.loadAverage === undefined)
-        throw new Error(`${file}: not the result of a run of the shapes (bench/results/<date>-<size>.json)`);
+        throw new Error(`${file}: not the result of a run of the shapes (bench/results/<date and time>-<size>.json)`);
       runs.push(run);
     }
     const chart = join(RESULTS, 'scaling.svg');

@@ -22,6 +22,18 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 /**
+ * The median of the finite values (NaN, a run that gave no figure, left out); NaN when none is.
+ *
+ * @example median([3, Number.NaN, 1, 2]) // 2
+ */
+export function median(values: readonly number[]): number {
+  const finite = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (finite.length === 0) return Number.NaN;
+  const mid = Math.floor(finite.length / 2);
+  return finite.length % 2 ? finite[mid]! : (finite[mid - 1]! + finite[mid]!) / 2;
+}
+
+/**
  * p50, p95, p99 and mean of a series of latencies.
  *
  * @example summarize([1, 2, 3, 4]).p50 // 2
