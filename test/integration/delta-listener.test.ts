@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ChangeSet } from '../../src/http/delta-body.js';
 import { loadFiles } from '../../src/load/load-files.js';
@@ -438,6 +439,43 @@ describeStores(
           await plain.close();
         }
       });
+    });
+
+    test('a patch that a second change makes stale while it runs: a request after that change waits for it and patches again, and sees both changes', async () => {
+      const path = '/concepts?sort=label&page[size]=50';
+      const { store: gate, hold } = gated(store);
+      const fed = await fedServer(mapping, gate);
+      const plain = await plainServer(mapping, store);
+      const relabel = async (label: string) => {
+        const update = `DELETE { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> ?l } } INSERT { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> "${label}"@en } } WHERE { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> ?l FILTER(lang(?l) = 'en') } }`;
+        expect(await sparqlUpdate(endpointUrl, update)).toBeLessThan(300);
+        expect((await postDelta(fed.deltaUrl, labelDelta(graph))).status).toBe(204);
+      };
+      const get = (url: string) => fetch(url + path, { headers: { accept: 'application/vnd.api+json' } });
+      try {
+        expect((await get(fed.api.baseUrl)).status).toBe(200); // the list is kept
+        const suffix = Math.random().toString(36).slice(2);
+        await relabel(`AA first ${suffix}`);
+        const held = hold();
+        const patching = get(fed.api.baseUrl); // patches the kept list: its query held once it has read
+        await held.reached;
+        await relabel(`AB second ${suffix}`);
+        const later = get(fed.api.baseUrl);
+        // It waits for the running patch (it does not read its page from the store meanwhile).
+        const first = await Promise.race([later.then(() => 'answered'), sleep(300).then(() => 'waiting')]);
+        held.release();
+        expect(first).toBe('waiting');
+        expect((await patching).status).toBe(200);
+        const answer = await later;
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('server-timing')).toMatch(/path;desc="window-cache\+patch/);
+        const body = await answer.json();
+        expect(JSON.stringify(body)).toContain(`AB second ${suffix}`);
+        expect(body).toEqual((await plain.get(path)).body);
+      } finally {
+        await fed.close();
+        await plain.close();
+      }
     });
   },
   ENDPOINT_STORE_NAMES,
