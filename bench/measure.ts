@@ -230,6 +230,8 @@ export async function concurrentFloor(
 ): Promise<ConcurrentResult> {
   const latencies: number[] = [];
   let failed = 0;
+  // By what failed: the error's code (ECONNRESET, UND_ERR_SOCKET, …), else its name and message.
+  const failures: Record<string, number> = {};
   const loops = (until: number, keep: boolean) =>
     Promise.all(
       Array.from({ length: connections }, async (_, loop) => {
@@ -238,8 +240,11 @@ export async function concurrentFloor(
           try {
             await replay(i % rotation);
             if (keep) latencies.push(performance.now() - start);
-          } catch {
-            if (keep) failed++;
+          } catch (error) {
+            if (!keep) continue;
+            failed++;
+            const what = failureKind(error);
+            failures[what] = (failures[what] ?? 0) + 1;
           }
         }
       }),
@@ -256,7 +261,15 @@ export async function concurrentFloor(
     p99: summary.p99,
     completed: latencies.length,
     failed,
+    ...(failed > 0 && { failures }),
   };
+}
+
+/** What a failed replay was, for the report: its cause's or its own code, else its name and message. */
+function failureKind(error: unknown): string {
+  const { code, name, message, cause } = error as { code?: string; name?: string; message?: string; cause?: unknown };
+  const causeCode = (cause as { code?: string } | undefined)?.code;
+  return causeCode ?? code ?? `${name ?? 'Error'}: ${(message ?? String(error)).slice(0, 80)}`;
 }
 
 /** Single-resource latency alone, and while another client sends a slow request in a loop. */
