@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import SimpleClient from 'sparql-http-client/SimpleClient.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { findExecutable, startLocalVirtuoso } from '../scripts/virtuoso-local.js';
+import { retryStaleSocket } from '../src/store/fetch-retry.js';
 import { createHttpStore, MAX_GET_QUERY_LENGTH } from '../src/store/http-store.js';
 import { LargeAnswers } from '../src/store/large-answers.js';
 import { createOxigraphStore } from '../src/store/oxigraph-store.js';
@@ -125,10 +126,13 @@ export async function virtuosoStore(
     const largeAnswers = new LargeAnswers(true); // the bench's Virtuoso listens on 127.0.0.1
     const send = async (query: string, _lane: Lane, label?: string) => {
       const client = largeAnswers.ownConnection(label) ? own : kept;
-      const response = await client.query.select(query, {
-        operation: query.length > MAX_GET_QUERY_LENGTH ? 'postUrlencoded' : 'get',
-        defaultGraph: BENCH_GRAPH,
-      });
+      // Once more on a keep-alive socket Virtuoso had closed, as the server does (fetch-retry.ts).
+      const response = await retryStaleSocket(() =>
+        client.query.select(query, {
+          operation: query.length > MAX_GET_QUERY_LENGTH ? 'postUrlencoded' : 'get',
+          defaultGraph: BENCH_GRAPH,
+        }),
+      );
       const body = await response.text();
       largeAnswers.answered(label, body.length);
       if (!response.ok) throw new Error(`Virtuoso answered HTTP ${response.status}: ${body.slice(0, 200)}`);
