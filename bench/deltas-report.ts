@@ -3,7 +3,7 @@ import type { ChangeKind } from './delta-changes.js';
 import type { ConcurrentResult, SkippedRun } from './measure.js';
 import type { Size } from './options.js';
 import { fastestPeer, MU_CL_RESOURCES } from './reference.js';
-import { machineLine, markdownTable } from './report.js';
+import { fixed, machineLine, markdownTable } from './report.js';
 import type { MachineInfo } from './results.js';
 import { type LatencySummary, median, summarize } from './stats.js';
 
@@ -220,7 +220,6 @@ export function verdict(run: Pick<DeltasRun, 'store' | 'size'>, shape: DeltaShap
   return { peer, ratio, target, met, bound };
 }
 
-const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const share = ({ hits, misses }: Lookups) =>
   hits + misses === 0 ? '–' : `${((100 * hits) / (hits + misses)).toFixed(0)} % of ${hits + misses}`;
 

@@ -1,6 +1,6 @@
 import { HOP_RATIO_TARGET, overhead } from './overhead.js';
 import { compareWithPeer } from './reference.js';
-import { markdownTable } from './report.js';
+import { fixed, markdownTable } from './report.js';
 import type { RunResult, ShapeResult, StoreResult } from './results.js';
 import { median } from './stats.js';
 
@@ -23,7 +23,6 @@ export const COLD_TARGETS: Readonly<Record<string, number>> = {
 };
 
 type Ok = Extract<ShapeResult, { status: 'ok' }>;
-const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const rate = (value: number) => fixed(value, value < 100 ? 1 : 0);
 const verdict = (value: number, met: boolean) => (Number.isFinite(value) ? (met ? 'met' : '**missed**') : 'n/a');
 
@@ -48,6 +47,7 @@ export function renderMedians(runs: readonly RunResult[], store: string): string
     const perRun = results.map(({ result }) => figures(result, key));
     const rps = perRun.map((f) => f?.requestsPerSecond ?? Number.NaN);
     const hop = perRun.map((f) => f?.hopRatio ?? Number.NaN);
+    const hopMedian = median(hop);
     const peer = perRun.find((f) => f?.peer !== undefined)?.peer;
     const ratio = peer === undefined ? Number.NaN : median(rps) / peer;
     const target = COLD_TARGETS[key];
@@ -57,10 +57,10 @@ export function renderMedians(runs: readonly RunResult[], store: string): string
       rate(median(rps)),
       peer === undefined ? '–' : String(peer),
       target === undefined || peer === undefined
-        ? fixed(ratio)
-        : `${fixed(ratio)} (${target}: ${verdict(ratio, ratio >= target)})`,
-      hop.map((h) => fixed(h)).join(' / '),
-      `${fixed(median(hop))} (${verdict(median(hop), median(hop) <= HOP_RATIO_TARGET)})`,
+        ? fixed(ratio, 2)
+        : `${fixed(ratio, 2)} (${target}: ${verdict(ratio, ratio >= target)})`,
+      hop.map((h) => fixed(h, 2)).join(' / '),
+      `${fixed(hopMedian, 2)} (${verdict(hopMedian, hopMedian <= HOP_RATIO_TARGET)})`,
       String(Math.max(...perRun.map((f) => f?.queries ?? 0))),
     ];
   });

@@ -11,7 +11,8 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+/** `value` with `digits` decimals, or '–' for a figure not measured (NaN). */
+export const fixed = (value: number, digits = 1): string => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const rate = (value: number) => (Number.isFinite(value) ? String(Math.round(value)) : '–');
 const failedNote = (c: ConcurrentResult) =>
   c.failed

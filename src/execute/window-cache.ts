@@ -218,19 +218,19 @@ export class WindowCache {
         return entry.list === UNCACHEABLE ? undefined : entry.list;
       }
       const flight = this.flights.get(key);
-      // A reading that started before a change answers the requests that joined it, no later one;
-      // nor is another started while it runs: the list changes faster than it is read.
-      if (flight && !flight.patch && !this.freshness.fresh(flight.reading)) {
+      if (flight && !this.freshness.fresh(flight.reading)) {
+        // A patch that went stale while it runs is kept when it ends: wait for it, then patch what
+        // changed since (a patch costs a few members' rows; the page from the store, at 1M, up to
+        // the whole sort). Its outcome, even an error, is the patch's requests' own.
+        if (flight.patch) {
+          await flight.promise.catch(() => undefined);
+          continue;
+        }
+        // A reading that started before a change answers the requests that joined it, no later
+        // one; nor is another started while it runs: the list changes faster than it is read.
         this.churned(key, flight.started);
         count(this.misses, dataset);
         return undefined;
-      }
-      // A patch that went stale while it runs is kept when it ends: wait for it, then patch what
-      // changed since (a patch costs a few members' rows; the page from the store, at 1M, up to
-      // the whole sort). Its outcome, even an error, is the patch's requests' own.
-      if (flight?.patch && !this.freshness.fresh(flight.reading)) {
-        await flight.promise.catch(() => undefined);
-        continue;
       }
       if (flight) {
         try {

@@ -71,8 +71,15 @@ export function patchScope(request: ListRequest, mapping: Mapping, perMember?: n
 }
 
 /**
- * Whether a list of `scope` can be patched after changes of the IRIs `stale` ({@link patchableList}),
- * from a scope worked out once per list: the window cache asks at each stale lookup and delta.
+ * The one rule behind the window cache's patches (`execute/window-cache.ts`): a kept list that
+ * changes of the IRIs `stale` made stale may be patched (the members they touched read again and
+ * moved) instead of read whole, only when every stale IRI is in the list's {@link patchScope}
+ * (so each change touches its subject, or the members that reach its subject over the sort
+ * path's one hop), and no filter reads it (a filter through a relationship reads other resources'
+ * triples, of the same predicates perhaps). Anything else is read whole again, as before patches.
+ * Pure; the window cache works the scope out once per list and asks at each stale lookup and delta.
+ *
+ * @example patchDecision(patchScope({ type: tradeActivities, sort: tradeActivities.defaultSort, filters: [] }, mapping), [ELOD + 'financialYear']) // { patchable: true }
  */
 export function patchDecision(scope: PatchScope | string, stale: readonly string[]): PatchDecision {
   if (typeof scope === 'string') return { patchable: false, why: scope };
@@ -82,26 +89,6 @@ export function patchDecision(scope: PatchScope | string, stale: readonly string
     if (scope.filtered.has(iri)) return { patchable: false, why: `a filter reads ${iri}` };
   }
   return { patchable: true };
-}
-
-/**
- * The one rule behind the window cache's patches (`execute/window-cache.ts`): a kept list that
- * changes of the IRIs `stale` made stale may be patched (the members they touched read again and
- * moved) instead of read whole, only when every stale IRI is in the list's {@link patchScope}
- * (so each change touches its subject, or the members that reach its subject over the sort
- * path's one hop; `perMember` as for {@link patchScope}), and no filter reads it (a filter through a relationship reads other resources'
- * triples, of the same predicates perhaps). Anything else is read whole again, as before patches.
- * Pure; the window cache works the scope out once per list and asks {@link patchDecision}.
- *
- * @example patchableList(mapping, { type: tradeActivities, sort: tradeActivities.defaultSort, filters: [] }, [ELOD + 'financialYear']) // { patchable: true }
- */
-export function patchableList(
-  mapping: Mapping,
-  request: ListRequest,
-  stale: readonly string[],
-  perMember?: number,
-): PatchDecision {
-  return patchDecision(patchScope(request, mapping, perMember), stale);
 }
 
 /**

@@ -13,7 +13,7 @@ function shape(key: string, rps: number, server: number, floor: number): ShapeRe
 /** One run at `size` whose single resource and deep page gave these throughputs. */
 function run(size: '1m' | '100k', single: number, deep: number, load = 2): RunResult {
   return {
-    date: `2026-11-28T1${single % 10}:00:00.000Z`,
+    date: '2026-11-28T12:00:00.000Z',
     machine: { cpu: 'test', cores: 2, memoryBytes: 1, os: 'linux', node: 'v20', commit: 'abc1234' },
     size,
     smoke: false,

@@ -44,6 +44,10 @@ const labelDelta = (graph: string, predicate = `${SKOS}prefLabel`): ChangeSet[] 
   },
 ];
 
+/** The SPARQL UPDATE that gives {@link CONCEPT} `label` as its English label in `graph`, in place of the one it has. */
+const relabelUpdate = (graph: string, label: string) =>
+  `DELETE { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> ?l } } INSERT { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> "${label}"@en } } WHERE { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> ?l FILTER(lang(?l) = 'en') } }`;
+
 /** A body of one change set with one triple, `changed` replacing its terms. */
 const oneTriple = (list: 'inserts' | 'deletes', changed: Record<string, unknown>) =>
   JSON.stringify([
@@ -425,8 +429,7 @@ describeStores(
           const held = hold();
           const racing = fetch(fed.api.baseUrl + path, { headers: { accept: 'application/vnd.api+json' } });
           await held.reached;
-          const update = `DELETE { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> ?l } } INSERT { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> "${label}"@en } } WHERE { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> ?l FILTER(lang(?l) = 'en') } }`;
-          expect(await sparqlUpdate(endpointUrl, update)).toBeLessThan(300);
+          expect(await sparqlUpdate(endpointUrl, relabelUpdate(graph, label))).toBeLessThan(300);
           expect((await postDelta(fed.deltaUrl, labelDelta(graph))).status).toBe(204);
           held.release();
           // Its answer read (some of) the old data; what matters is what the caches keep of it.
@@ -447,8 +450,7 @@ describeStores(
       const fed = await fedServer(mapping, gate);
       const plain = await plainServer(mapping, store);
       const relabel = async (label: string) => {
-        const update = `DELETE { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> ?l } } INSERT { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> "${label}"@en } } WHERE { GRAPH <${graph}> { <${CONCEPT}> <${SKOS}prefLabel> ?l FILTER(lang(?l) = 'en') } }`;
-        expect(await sparqlUpdate(endpointUrl, update)).toBeLessThan(300);
+        expect(await sparqlUpdate(endpointUrl, relabelUpdate(graph, label))).toBeLessThan(300);
         expect((await postDelta(fed.deltaUrl, labelDelta(graph))).status).toBe(204);
       };
       const get = (url: string) => fetch(url + path, { headers: { accept: 'application/vnd.api+json' } });

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../../src/mapping/model.js';
-import { patchableList, sortKeyPredicates } from '../../../src/plan/patchable-list.js';
+import { patchDecision, patchScope, sortKeyPredicates } from '../../../src/plan/patchable-list.js';
 import type { ListRequest } from '../../../src/plan/plan.js';
 import { parseFilter } from '../../../src/request/parse-filter.js';
 import { parseQuery } from '../../../src/request/parse-query.js';
@@ -145,9 +145,9 @@ const CASES: readonly { what: string; list: () => ListRequest; stale: string[]; 
   },
 ];
 
-describe('patchableList', () => {
+describe('patchDecision', () => {
   it.each(CASES)('$what: patchable $patchable', ({ list, stale, patchable }) => {
-    const decision = patchableList(mapping, list(), stale, perMemberKeyIndex(list()));
+    const decision = patchDecision(patchScope(list(), mapping, perMemberKeyIndex(list())), stale);
     expect(decision.patchable).toBe(patchable);
     if (!decision.patchable) expect(decision.why).toMatch(/\S/);
   });
