@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import SimpleClient from 'sparql-http-client/SimpleClient.js';
 import { type Dispatcher, Pool } from 'undici';
 import { deadlineSignal } from './deadline-signal.js';
 import { endpointDescription } from './endpoint-description.js';
@@ -7,6 +6,7 @@ import { describeFetchError as describe, retryStaleSocket } from './fetch-retry.
 import { LaneGate, type LaneLimits, type LaneLimitsInput, laneLimits } from './lane-gate.js';
 import { isLoopback, LargeAnswers } from './large-answers.js';
 import { parseSelectResults } from './parse-select-results.js';
+import { type ProtocolRequest, protocolRequests } from './protocol-request.js';
 import { type Row, type SelectOptions, type Store, StoreError } from './store.js';
 
 export interface HttpStoreOptions {
@@ -58,12 +58,10 @@ export interface HttpStore extends Store {
   readonly connections: number;
 }
 
-/** Longer queries are POSTed (form-encoded): URLs past a few KB are refused by some servers and proxies. */
-export const MAX_GET_QUERY_LENGTH = 1500;
-
 /**
  * Creates a store for any SPARQL 1.1 endpoint. SELECT results are requested as
- * `application/sparql-results+json` (the protocol request built by sparql-http-client) over a pool
+ * `application/sparql-results+json` (the protocol request built by sparql-http-client,
+ * `protocol-request.ts`) over a pool
  * of keep-alive connections (undici's request() on an undici Pool), at most {@link httpConnections}
  * (`queries.light + queries.heavy`) of them, admitted per lane by a {@link LaneGate}; the store
  * shows both bounds ({@link HttpStore}). An idle connection is closed after
@@ -104,29 +102,26 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
   let closed = false;
 
   /** One attempt; rejects with undici's own error (classified by the caller). */
-  const send = (query: string, signal: AbortSignal, ownConnection: boolean): Promise<Answer> => {
-    // sparql-http-client builds the protocol request (GET, or a POSTed form past a few KB;
-    // default-graph-uri; Basic auth) and hands it to this "fetch", which sends it on the pool with
-    // undici's request(): a third of the CPU of undici's fetch per query (its WHATWG Request,
-    // Response and streams), which a single-resource request pays once per query.
-    const client = new SimpleClient({
-      endpointUrl,
-      ...(user !== undefined && password !== undefined ? { user, password } : {}),
-      fetch: ((input: string | URL, init: { method: string; headers: Headers; body?: string }) =>
-        sendOnPool(pool, input, init, signal, ownConnection)) as unknown as typeof fetch,
-    });
-    return client.query.select(query, {
-      operation: query.length > MAX_GET_QUERY_LENGTH ? 'postUrlencoded' : 'get',
-      ...(graph !== undefined ? { defaultGraph: graph } : {}),
-    }) as unknown as Promise<Answer>;
-  };
+  // sparql-http-client builds the protocol request (GET, or a POSTed form past a few KB;
+  // default-graph-uri; Basic auth), which is sent on the pool with undici's request(): a third of
+  // the CPU of undici's fetch per query (its WHATWG Request, Response and streams), which a
+  // single-resource request pays once per query.
+  const requestFor = protocolRequests({
+    endpointUrl,
+    ...(graph !== undefined && { graph }),
+    ...(user !== undefined && password !== undefined && { user, password }),
+  });
 
   /** The request and its answer's body, read whole: the connection is the lane's until then. */
   const exchange = async (query: string, signal: AbortSignal, label: string | undefined): Promise<Row[]> => {
     const onRetry = (error: unknown) =>
       logger?.debug({ err: error }, `retrying SPARQL request to ${where} after a closed connection`);
     const ownConnection = largeAnswers.ownConnection(label);
-    const response = await retryStaleSocket(() => send(query, signal, ownConnection), { signal, onRetry });
+    const request = await requestFor(query);
+    const response = await retryStaleSocket(() => sendOnPool(pool, request, signal, ownConnection), {
+      signal,
+      onRetry,
+    });
     // Virtuoso answers 200 with the first ResultSetMaxRows rows and this header: never serve that as complete.
     // (It also sends it when a query's own LIMIT reaches the cap and exactly that many rows come back.)
     const maxRows = response.headers['x-sparql-maxrows'];
@@ -194,22 +189,20 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
 type Answer = Dispatcher.ResponseData;
 
 /**
- * Sends what sparql-http-client built for fetch on `pool`, with undici's request(); with
- * `ownConnection`, on a connection that closes after the answer (`Connection: close`).
+ * Sends a protocol request on `pool`, with undici's request(); with `ownConnection`, on a
+ * connection that closes after the answer (`Connection: close`).
  */
 function sendOnPool(
   pool: Pool,
-  input: string | URL,
-  init: { method: string; headers: Headers; body?: string },
+  request: ProtocolRequest,
   signal: AbortSignal,
   ownConnection: boolean,
 ): Promise<Answer> {
-  const url = typeof input === 'string' ? new URL(input) : input;
   return pool.request({
-    path: url.pathname + url.search,
-    method: init.method as Dispatcher.HttpMethod,
-    headers: Object.fromEntries(init.headers),
-    ...(init.body !== undefined ? { body: init.body } : {}),
+    path: request.path,
+    method: request.method,
+    headers: request.headers,
+    ...(request.body !== undefined && { body: request.body }),
     ...(ownConnection && { reset: true }),
     signal,
   });
