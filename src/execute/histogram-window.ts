@@ -40,6 +40,8 @@ export type HistogramRead =
       readonly total: number;
       /** The rows carry the members' attribute values too (`?f ?o`), so no fetch is needed. */
       readonly withValues: boolean;
+      /** The attribute whose value is each row's key (`?key0`), not in `?f ?o`. */
+      readonly carried?: Attribute;
     }
   | { readonly kind: 'plain'; readonly total: number };
 
@@ -93,16 +95,13 @@ export async function histogramWindow(
   const span = spanOf(blocks, { ...window, offset }, total);
   if (span === 'empty') return { kind: 'rows', rows: [], total, withValues: false };
   if (!span) return { kind: 'plain', total };
-  const { query: rangeQuery, withValues } = buildRangeWindowQuery(
-    mapping,
-    request,
-    { ...window, offset: span.offset },
-    span.range,
-    check,
-    attributes,
-  );
+  const {
+    query: rangeQuery,
+    withValues,
+    carried,
+  } = buildRangeWindowQuery(mapping, request, { ...window, offset: span.offset }, span.range, check, attributes);
   const rows = await runQuery(store, rangeQuery, lane, 'range');
-  if (!check) return { kind: 'rows', rows, total, withValues };
+  if (!check) return { kind: 'rows', rows, total, withValues, ...(carried && { carried }) };
   const counted = rows.find((row) => row[ROWS.value] !== undefined);
   return countValue(counted, ROWS.value) === span.rows
     ? { kind: 'rows', rows: rows.filter((row) => row !== counted), total, withValues }

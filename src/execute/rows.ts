@@ -45,18 +45,27 @@ export function membersOf(type: ResourceType, rows: readonly Row[], hasParent: b
   return members;
 }
 
+/** A range window's first sort key, and its exact text (`sparql/key-histogram.ts`). */
+const KEY = keyVariable(0).value;
+const KEY_EXACT = exactVariable(keyVariable(0)).value;
+
 /**
- * Groups fetch-query rows (`?s ?f ?o`) by subject and field in one pass.
+ * Groups fetch-query rows (`?s ?f ?o`) by subject and field in one pass; with `carried`, that
+ * attribute's value is each row's first sort key (`?key0`, with its exact text: a range window's
+ * rows, `sparql/key-histogram.ts`).
  * @returns IRI → field name → values
  */
-export function groupValues(rows: readonly Row[]): Map<string, FieldValues> {
+export function groupValues(rows: readonly Row[], carried?: string): Map<string, FieldValues> {
   const bySubject = new Map<string, FieldValues>();
-  for (const { s, f, o, o_exact } of rows) {
+  for (const row of rows) {
+    const { s, f, o, o_exact } = row;
     const subject = resource(s, 's');
     if (subject === undefined) throw missing('?s');
     let fields = bySubject.get(subject);
     if (!fields) bySubject.set(subject, (fields = new Map()));
     if (f && o) addValue(fields, fieldName(f), exactNumber(o, o_exact));
+    const key = row[KEY];
+    if (carried !== undefined && key) addValue(fields, carried, exactNumber(key, row[KEY_EXACT]));
   }
   return bySubject;
 }

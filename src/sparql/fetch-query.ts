@@ -133,11 +133,14 @@ export function withAttributeValues(page: SelectQuery, attributes: readonly Attr
     type: 'query',
     queryType: 'SELECT',
     prefixes: {},
-    variables: [...(page.variables as VariableTerm[]), F, O, exactValue(O, true)],
+    variables: [...(page.variables as (VariableTerm | VariableExpression)[]).map(projected), F, O, exactValue(O, true)],
     where: [{ type: 'group', patterns: [page] }, ...optionalAttributes(attributes, S, O)],
     ...(page.order && { order: page.order }),
   };
 }
+
+/** What a sub-select projects, as the select around it names it: an expression by its variable. */
+const projected = (v: VariableTerm | VariableExpression): VariableTerm => ('expression' in v ? v.variable : v);
 
 /** The variable holding the exact text of a double value `?o` (see `comparable.ts`), as `?o_exact`. */
 export const exactVariable = (value: VariableTerm): VariableTerm => variable(`${value.value}_exact`);

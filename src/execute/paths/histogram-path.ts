@@ -27,6 +27,6 @@ export async function readHistogram(
   return {
     ...readMembers(read, found.rows),
     total: found.total,
-    ...(found.withValues && { values: groupValues(found.rows) }),
+    ...(found.withValues && { values: groupValues(found.rows, found.carried?.name) }),
   };
 }
