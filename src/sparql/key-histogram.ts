@@ -1,6 +1,8 @@
+import { LRUCache } from 'lru-cache';
 import { type Pattern, type SelectQuery, type VariableExpression, Wildcard } from 'sparqljs';
 import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
+import type { TextOrder } from '../rdf/text-order.js';
 import type { Cursor } from '../request/cursor.js';
 import { valueOrder } from '../request/filter-values.js';
 import { aggregate, filter, literal, op, variable } from './ast.js';
@@ -9,6 +11,7 @@ import { type KeyRange, keysetOrder, rangeClauses } from './keyset-clause.js';
 import { buildCountQuery, buildListQuery, listPatterns, SUBJECT, select } from './list-query.js';
 import { idSortExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
 import { keyLike } from './text-key.js';
+import { toText } from './to-text.js';
 
 /*
  * A list sorted by a key with few distinct values (a year, a status, a category) can be paged
@@ -61,6 +64,40 @@ export function buildKeyHistogramQuery(
     // Virtuoso 7.2 orders one by IF(BOUND(?key0), 0, 1) as if every ?key0 were unbound).
     order: [{ expression: key.value, descending: key.descending }],
   };
+}
+
+/** Each mapping's histogram texts of lists without filters (`keyHistogramText`); `null`: none. */
+const histogramTexts = new WeakMap<Mapping, LRUCache<string, { text: string | null }>>();
+const HISTOGRAM_TEXTS = 256;
+
+/**
+ * {@link buildKeyHistogramQuery}'s text in `textOrder`. A list without filters has the same one
+ * on every page (its type, sort, `limit` and graph are the whole of it): it is written once per
+ * mapping and kept (the most recently used {@link HISTOGRAM_TEXTS}), which spares every page of
+ * such a list the query's building and writing (5 % of the server's CPU for a page of 20). A
+ * filtered list's is written each time: its values are in it.
+ *
+ * @example keyHistogramText(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, 501, false)
+ */
+export function keyHistogramText(
+  mapping: Mapping,
+  request: ListRequest,
+  limit: number,
+  oneGraph: boolean,
+  textOrder?: TextOrder,
+): string | undefined {
+  const write = () => {
+    const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
+    return query && toText(query, textOrder);
+  };
+  if (request.filters.length > 0 || request.parent) return write();
+  const sort = request.sort.map((key) => `${key.descending ? '-' : ''}${key.field}`);
+  const key = JSON.stringify([request.type.name, sort, limit, oneGraph, textOrder ?? null]);
+  let texts = histogramTexts.get(mapping);
+  if (!texts) histogramTexts.set(mapping, (texts = new LRUCache({ max: HISTOGRAM_TEXTS })));
+  let kept = texts.get(key);
+  if (!kept) texts.set(key, (kept = { text: write() ?? null }));
+  return kept.text ?? undefined;
 }
 
 /**

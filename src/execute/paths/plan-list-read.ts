@@ -2,10 +2,9 @@ import type { Mapping } from '../../mapping/model.js';
 import type { ListRequest } from '../../plan/plan.js';
 import type { Cursor } from '../../request/cursor.js';
 import { valueOrder } from '../../request/filter-values.js';
-import { buildKeyHistogramQuery } from '../../sparql/key-histogram.js';
+import { keyHistogramText } from '../../sparql/key-histogram.js';
 import { buildKeyedWindowQuery, buildListQuery } from '../../sparql/list-query.js';
 import { relatedPageQuery } from '../../sparql/parent-template.js';
-import { toText } from '../../sparql/to-text.js';
 import type { AccessPath, ListRead, ListTraits, PathName, StorePath } from './access-path.js';
 
 /** More distinct values than this and a histogram costs more than it saves: the list is sorted whole. */
@@ -16,8 +15,7 @@ class Candidate {
   /** The count and histogram query's text, unless the list can't be read so or had too many values lately. */
   readonly histogram = once(() => {
     const { mapping, read, traits } = this;
-    const query = buildKeyHistogramQuery(mapping, read.request, MAX_HISTOGRAM_VALUES + 1, traits.oneGraph);
-    const text = query && toText(query, traits.textOrder);
+    const text = keyHistogramText(mapping, read.request, MAX_HISTOGRAM_VALUES + 1, traits.oneGraph, traits.textOrder);
     return text !== undefined && !traits.manyValues(text) ? text : undefined;
   });
   readonly relatedPage = once(() =>

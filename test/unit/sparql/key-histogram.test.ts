@@ -1,10 +1,12 @@
 import rdf from '@rdfjs/data-model';
 import { describe, expect, it } from 'vitest';
 import { groupValues } from '../../../src/execute/rows.js';
-import { loadMapping } from '../../../src/mapping/load-mapping.js';
+import { compileMapping, loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { ListRequest } from '../../../src/plan/plan.js';
+import { parseFilter } from '../../../src/request/parse-filter.js';
+import { parseQuery } from '../../../src/request/parse-query.js';
 import { parseSort } from '../../../src/request/parse-sort.js';
-import { buildRangeWindowQuery } from '../../../src/sparql/key-histogram.js';
+import { buildKeyHistogramQuery, buildRangeWindowQuery, keyHistogramText } from '../../../src/sparql/key-histogram.js';
 import { toText } from '../../../src/sparql/to-text.js';
 import type { Row } from '../../../src/store/store.js';
 
@@ -105,5 +107,70 @@ describe('groupValues with a carried attribute', () => {
   it('without it, ?key0 is no value', () => {
     const values = groupValues([{ s, key0: rdf.literal('0101') }]);
     expect([...(values.get(s.value)?.keys() ?? [])]).toEqual([]);
+  });
+});
+
+describe('keyHistogramText: written once per list without filters, the same text as the builder’s', () => {
+  const written = (
+    request: ListRequest,
+    limit: number,
+    oneGraph: boolean,
+    order?: 'code point' | 'UTF-16 code units',
+  ) => {
+    const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
+    return query && toText(query, order);
+  };
+  const filtered = (filter: string): ListRequest => ({
+    ...list('trade-activities', '-financial-year'),
+    filters: parseFilter(parseQuery(filter).filter, mapping, mapping.types.get('trade-activities')!),
+  });
+  // Lists that differ in one thing each: none may be given another's text.
+  const cases: [string, ListRequest, number, boolean, ('code point' | 'UTF-16 code units')?][] = [
+    ['by year, descending', list('trade-activities', '-financial-year'), 501, false],
+    ['by year, ascending', list('trade-activities', 'financial-year'), 501, false],
+    ['by year, then the id', list('trade-activities', '-financial-year,id'), 501, false],
+    ['another limit', list('trade-activities', '-financial-year'), 7, false],
+    ['one graph', list('trade-activities', '-financial-year'), 501, true],
+    ['in UTF-16 order', list('trade-activities', '-financial-year'), 501, false, 'UTF-16 code units'],
+    ['by a to-one path', list('trade-activities', 'amount.currency'), 501, false],
+    ['another type', list('concepts', 'notation'), 501, false],
+    ['filtered', filtered('filter[financial-year][gte]=2016-01-01Z'), 501, false],
+    ['filtered otherwise', filtered('filter[financial-year][gte]=2017-01-01Z'), 501, false],
+    ['no histogram (sorted by id)', list('trade-activities', 'id'), 501, false],
+  ];
+
+  it('each list gets its own text, the first time and again', () => {
+    for (let round = 0; round < 2; round++)
+      for (const [what, request, limit, oneGraph, order] of cases)
+        expect(keyHistogramText(mapping, request, limit, oneGraph, order), `${what}, round ${round}`).toBe(
+          written(request, limit, oneGraph, order),
+        );
+    expect(keyHistogramText(mapping, list('trade-activities', 'id'), 501, false)).toBeUndefined();
+  });
+
+  it('a mapping of the same names with other predicates gets its own text', () => {
+    const other = compileMapping(
+      {
+        types: {
+          'trade-activities': {
+            class: 'http://example.org/Activity',
+            id: { predicate: 'http://example.org/id' },
+            attributes: { 'financial-year': 'http://example.org/year' },
+          },
+        },
+      },
+      'other.yaml',
+    );
+    const request = list('trade-activities', '-financial-year');
+    const otherRequest = {
+      ...request,
+      type: other.types.get('trade-activities')!,
+      sort: parseSort('-financial-year', other, other.types.get('trade-activities')!),
+    };
+    const mine = keyHistogramText(mapping, request, 501, false);
+    const theirs = keyHistogramText(other, otherRequest, 501, false);
+    expect(theirs).toBe(written(otherRequest, 501, false));
+    expect(theirs).toContain('http://example.org/year');
+    expect(mine).not.toContain('http://example.org/year');
   });
 });
