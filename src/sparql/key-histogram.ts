@@ -74,7 +74,7 @@ const HISTOGRAM_TEXTS = 256;
  * {@link buildKeyHistogramQuery}'s text in `textOrder`. A list without filters has the same one
  * on every page (its type, sort, `limit` and graph are the whole of it): it is written once per
  * mapping and kept (the most recently used {@link HISTOGRAM_TEXTS}), which spares every page of
- * such a list the query's building and writing (5 % of the server's CPU for a page of 20). A
+ * such a list the query's building and writing (about 4 % of the server's CPU for a page of 20). A
  * filtered list's is written each time: its values are in it.
  *
  * @example keyHistogramText(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, 501, false)
@@ -141,7 +141,7 @@ export function buildRangeWindowQuery(
   const withValues = oneKey && !counted && attributes.length > 0;
   // The key's own attribute is not fetched again: each member's ?key0 is its one value of it (the
   // histogram added up), projected with its exact text as ?o is (`groupValues` reads both). A
-  // quarter of Virtuoso's CPU for a year's page at 100k, when it is the page's one attribute.
+  // fifth of Virtuoso's CPU for a year's page at 100k, when it is the page's one attribute.
   const carried = withValues ? keyAttribute(request, attributes) : undefined;
   const fetched = attributes.filter((attribute) => attribute !== carried);
   const keyPage: SelectQuery = {

@@ -101,11 +101,10 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
   const largeAnswers = new LargeAnswers(isLoopback(target));
   let closed = false;
 
-  /** One attempt; rejects with undici's own error (classified by the caller). */
   // sparql-http-client builds the protocol request (GET, or a POSTed form past a few KB;
-  // default-graph-uri; Basic auth), which is sent on the pool with undici's request(): a third of
-  // the CPU of undici's fetch per query (its WHATWG Request, Response and streams), which a
-  // single-resource request pays once per query.
+  // default-graph-uri; Basic auth), which is sent on the pool with undici's request() (sendOnPool):
+  // a third of the CPU of undici's fetch per query (its WHATWG Request, Response and streams),
+  // which a single-resource request pays once per query.
   const requestFor = protocolRequests({
     endpointUrl,
     ...(graph !== undefined && { graph }),
@@ -190,7 +189,8 @@ type Answer = Dispatcher.ResponseData;
 
 /**
  * Sends a protocol request on `pool`, with undici's request(); with `ownConnection`, on a
- * connection that closes after the answer (`Connection: close`).
+ * connection that closes after the answer (`Connection: close`). One attempt: it rejects with
+ * undici's own error, which the caller classifies.
  */
 function sendOnPool(
   pool: Pool,
