@@ -64,8 +64,9 @@ export function groupValues(rows: readonly Row[], carried?: string): Map<string,
     let fields = bySubject.get(subject);
     if (!fields) bySubject.set(subject, (fields = new Map()));
     if (f && o) addValue(fields, fieldName(f), exactNumber(o, o_exact));
+    if (carried === undefined) continue;
     const key = row[KEY];
-    if (carried !== undefined && key) addValue(fields, carried, exactNumber(key, row[KEY_EXACT]));
+    if (key) addValue(fields, carried, exactNumber(key, row[KEY_EXACT]));
   }
   return bySubject;
 }

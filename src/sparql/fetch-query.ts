@@ -1,9 +1,9 @@
-import { LRUCache } from 'lru-cache';
 import type { GroupPattern, Pattern, SelectQuery, VariableExpression, VariableTerm } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
 import { bgp, bind, iri, literal, op, optional, triple, values, variable } from './ast.js';
 import { exactDoubleText } from './comparable.js';
+import { keptPerOwner } from './kept-per-owner.js';
 import { lookupPatterns } from './members.js';
 import { QueryTemplate } from './query-template.js';
 import type { FilledQuery } from './to-text.js';
@@ -42,8 +42,7 @@ export function buildFetchQuery(
  * Each type's fetch templates, by the shape of the fetch (`fetchQuery`). Sparse fieldsets and page
  * sizes make many shapes possible: the most recently used are kept.
  */
-const templates = new WeakMap<ResourceType, LRUCache<string, QueryTemplate>>();
-const TEMPLATES_PER_TYPE = 64;
+const templates = keptPerOwner<ResourceType, QueryTemplate>(64);
 
 /**
  * {@link buildFetchQuery}'s query from a template of the type and the fetch's shape (a lookup by
@@ -61,17 +60,13 @@ export function fetchQuery(
   const lookup = 'lookup' in subjects ? subjects.lookup : undefined;
   const values = 'iris' in subjects ? subjects.iris : [lookupValue(subjects.lookup)];
   const key = `${lookup?.kind ?? values.length} ${names}`;
-  let byShape = templates.get(type);
-  if (!byShape) templates.set(type, (byShape = new LRUCache({ max: TEMPLATES_PER_TYPE })));
-  let template = byShape.get(key);
-  if (!template) {
+  const template = templates(type, key, () => {
     const shaped = (slots: readonly string[]): FetchSubjects =>
       lookup === undefined
         ? { iris: slots }
         : { lookup: lookup.kind === 'iri' ? { kind: 'iri', iri: slots[0]! } : { kind: 'literal', value: slots[0]! } };
-    template = new QueryTemplate((slots) => buildFetchQuery(type, shaped(slots), attributes));
-    byShape.set(key, template);
-  }
+    return new QueryTemplate((slots) => buildFetchQuery(type, shaped(slots), attributes));
+  });
   return template.fill(values);
 }
 

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { type Pattern, type SelectQuery, type VariableExpression, Wildcard } from 'sparqljs';
 import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
@@ -7,6 +6,7 @@ import type { Cursor } from '../request/cursor.js';
 import { valueOrder } from '../request/filter-values.js';
 import { aggregate, filter, literal, op, variable } from './ast.js';
 import { exactValue, withAttributeValues } from './fetch-query.js';
+import { keptPerOwner } from './kept-per-owner.js';
 import { type KeyRange, keysetOrder, rangeClauses } from './keyset-clause.js';
 import { buildCountQuery, buildListQuery, listPatterns, SUBJECT, select } from './list-query.js';
 import { idSortExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
@@ -67,8 +67,8 @@ export function buildKeyHistogramQuery(
 }
 
 /** Each mapping's histogram texts of lists without filters (`keyHistogramText`); `null`: none. */
-const histogramTexts = new WeakMap<Mapping, LRUCache<string, { text: string | null }>>();
 const HISTOGRAM_TEXTS = 256;
+const histogramTexts = keptPerOwner<Mapping, { text: string | null }>(HISTOGRAM_TEXTS);
 
 /**
  * {@link buildKeyHistogramQuery}'s text in `textOrder`. A list without filters has the same one
@@ -91,13 +91,9 @@ export function keyHistogramText(
     return query && toText(query, textOrder);
   };
   if (request.filters.length > 0 || request.parent) return write();
-  const sort = request.sort.map((key) => `${key.descending ? '-' : ''}${key.field}`);
+  const sort = request.sort.map((key) => [key.field, key.descending]);
   const key = JSON.stringify([request.type.name, sort, limit, oneGraph, textOrder ?? null]);
-  let texts = histogramTexts.get(mapping);
-  if (!texts) histogramTexts.set(mapping, (texts = new LRUCache({ max: HISTOGRAM_TEXTS })));
-  let kept = texts.get(key);
-  if (!kept) texts.set(key, (kept = { text: write() ?? null }));
-  return kept.text ?? undefined;
+  return histogramTexts(mapping, key, () => ({ text: write() ?? null })).text ?? undefined;
 }
 
 /**

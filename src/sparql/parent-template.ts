@@ -1,8 +1,8 @@
-import { LRUCache } from 'lru-cache';
 import type { SelectQuery } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { Attribute, Mapping, ResourceType } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
+import { keptPerOwner } from './kept-per-owner.js';
 import { buildListQuery, buildRelatedPageQuery } from './list-query.js';
 import { QueryTemplate } from './query-template.js';
 import type { FilledQuery } from './to-text.js';
@@ -12,8 +12,7 @@ import type { FilledQuery } from './to-text.js';
  * has no such query. Page sizes, offsets, sorts and fieldsets make many shapes possible: the most
  * recently used are kept.
  */
-const templates = new WeakMap<ResourceType, LRUCache<string, { template: QueryTemplate | null }>>();
-const TEMPLATES_PER_TYPE = 64;
+const templates = keptPerOwner<ResourceType, { template: QueryTemplate | null }>(64);
 
 /**
  * {@link buildRelatedPageQuery}'s query (the first page of a related list with its members'
@@ -61,16 +60,12 @@ function withParentSlot(
     request.sort.map((k) => [k.field, k.descending]),
     ...shape,
   ]);
-  let byShape = templates.get(parent.type);
-  if (!byShape) templates.set(parent.type, (byShape = new LRUCache({ max: TEMPLATES_PER_TYPE })));
-  let entry = byShape.get(key);
-  if (!entry) {
+  const entry = templates(parent.type, key, () => {
     const lookup = (value: string): IdLookup =>
       parent.lookup.kind === 'iri' ? { kind: 'iri', iri: value } : { kind: 'literal', value };
     const withParent = ([value]: readonly string[]) =>
       build({ ...request, parent: { ...parent, lookup: lookup(value!) } });
-    entry = { template: withParent(['']) ? new QueryTemplate((values) => withParent(values)!) : null };
-    byShape.set(key, entry);
-  }
+    return { template: withParent(['']) ? new QueryTemplate((values) => withParent(values)!) : null };
+  });
   return entry.template?.fill([parent.lookup.kind === 'iri' ? parent.lookup.iri : parent.lookup.value]);
 }

@@ -25,7 +25,7 @@ export interface ProtocolOptions {
  * Stands in for a query while sparql-http-client writes the GET request once: letters and digits
  * only, so every URL encoding writes it as it is, and no endpoint URL holds it by chance.
  */
-const MARK = 'sparqljsonapiquery5e0c9b';
+export const MARK = 'sparqljsonapiquery5e0c9b';
 
 /**
  * The SPARQL protocol request for each query, built by sparql-http-client: a GET (the query and

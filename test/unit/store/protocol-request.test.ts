@@ -1,6 +1,6 @@
 import SimpleClient from 'sparql-http-client/SimpleClient.js';
 import { describe, expect, it } from 'vitest';
-import { MAX_GET_QUERY_LENGTH, protocolRequests } from '../../../src/store/protocol-request.js';
+import { MARK, MAX_GET_QUERY_LENGTH, protocolRequests } from '../../../src/store/protocol-request.js';
 
 const ENDPOINT = 'http://127.0.0.1:8890/sparql';
 const GRAPH = 'http://example.org/graph/a b?c=d&e#f';
@@ -61,6 +61,17 @@ describe('protocolRequests: the SPARQL protocol request of each query, built by 
     const [a, b] = [await requestFor('ASK { ?s ?p 1 }'), await requestFor('ASK { ?s ?p 2 }')];
     expect(a.path.replace('1', '2')).toBe(b.path);
     expect(a.headers).toEqual({ accept: 'application/sparql-results+json' });
+  });
+
+  it('an endpoint or graph that holds the marker itself still gets the query in its place (the library writes each GET)', async () => {
+    const options = { endpointUrl: `${ENDPOINT}?note=${MARK}`, graph: `http://example.org/${MARK}` };
+    const query = 'ASK { ?s ?p "x" }';
+    const request = await protocolRequests(options)(query);
+    expect(parameters(new URL(request.path, ENDPOINT).search)).toEqual([
+      ['note', MARK],
+      ['query', query],
+      ['default-graph-uri', options.graph],
+    ]);
   });
 
   it('without a graph, no default-graph-uri', async () => {
