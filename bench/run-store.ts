@@ -119,7 +119,6 @@ export async function benchStore(
         send: store.send,
         options,
         settle,
-        windowCache: serverOptions.windowCacheTtlSeconds > 0,
       });
       abandoned ||= timedOut ?? false;
       if (urls) urlsByShape.set(shape.key, urls);
@@ -206,8 +205,6 @@ interface ShapeRun {
   readonly options: BenchOptions;
   /** Waits until the server is idle again after a concurrent run. */
   readonly settle: () => Promise<void>;
-  /** The server keeps whole lists (and so does the recording app): a URL is recorded once its list is cached. */
-  readonly windowCache: boolean;
 }
 
 /** One shape on one store: n/a when the server refuses it, otherwise sequential, concurrent and floor figures. */
@@ -251,9 +248,11 @@ async function benchShape(
   const { options } = run;
   try {
     // The exact SPARQL of every URL of the rotation, and which queries went out together.
+    // Each recorded after one read of it, as the measured server sends them once warm: with the
+    // list cached (window cache), or its last histogram placing the page (execute/histogram-window.ts).
     const waves: Wave[][] = [];
     for (const url of urls) {
-      if (run.windowCache) await get(run.recorderUrl, url, shape.accept, AbortSignal.timeout(REQUEST_LIMIT_MS));
+      await get(run.recorderUrl, url, shape.accept, AbortSignal.timeout(REQUEST_LIMIT_MS));
       run.queries.length = 0;
       const recorded = await get(run.recorderUrl, url, shape.accept, AbortSignal.timeout(REQUEST_LIMIT_MS));
       if (recorded.status !== 200) return na(`recording ${url}: HTTP ${recorded.status}${errorDetail(recorded.body)}`);

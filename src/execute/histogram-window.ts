@@ -3,8 +3,15 @@ import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
 import { XSD } from '../rdf/vocabulary.js';
 import type { Cursor, KeyValue } from '../request/cursor.js';
-import { buildCursorPositionQuery, buildRangeWindowQuery, ROWS } from '../sparql/key-histogram.js';
+import { keptPerOwner } from '../sparql/kept-per-owner.js';
+import {
+  buildCursorPositionQuery,
+  buildKeyHistogramQuery,
+  buildRangeWindowQuery,
+  ROWS,
+} from '../sparql/key-histogram.js';
 import type { KeyRange } from '../sparql/keyset-clause.js';
+import { toText } from '../sparql/to-text.js';
 import type { Row, Store } from '../store/store.js';
 import { MAX_HISTOGRAM_VALUES } from './paths/plan-list-read.js';
 import { countAndHistogram, countValue, keyValueReader } from './rows.js';
@@ -18,6 +25,39 @@ const manyValues = new LRUCache<string, true>({ max: 1000, ttl: 10 * 60_000 });
 
 /** Whether this histogram query (its text) found too many values lately: the planner's `ListTraits.manyValues`. */
 export const manyHistogramValues = (text: string): boolean => manyValues.has(text);
+
+/**
+ * What each list's histogram query (per mapping, by its text) read last, when it added up to the
+ * count: where the next window of that list is likely to lie ({@link guessWindow}). Only a hint,
+ * never served: a guessed window's rows are read in the same query as the histogram, and kept only
+ * when that histogram puts the window where the guess did; a wrong or missing hint costs the second
+ * query the window always took, and a replica without it answers the same. Dropped with the
+ * mapping, by the bound (the most recently used 256 lists of a mapping), and by each read of the
+ * list whose histogram differs, which replaces it.
+ */
+const histories = keptPerOwner<Mapping, { last?: ReadHistogram }>(256);
+
+/** A histogram that added up, and the window queries guessed from it (their text, per window and attributes). */
+class ReadHistogram {
+  /** Whether no two of its values can tie ({@link cannotTie}): its windows then need no range count. */
+  readonly tieFree: boolean;
+  readonly guesses = new LRUCache<string, { guess: Guess | null }>({ max: 16 });
+
+  constructor(
+    readonly blocks: readonly Block[],
+    readonly total: number,
+  ) {
+    this.tieFree = cannotTie(blocks.map((block) => block.value));
+  }
+
+  /** Whether `blocks` are the ones it read, value for value and count for count. */
+  same(blocks: readonly Block[]): boolean {
+    return (
+      blocks.length === this.blocks.length &&
+      blocks.every((block, i) => block.rows === this.blocks[i]!.rows && sameValue(block.value, this.blocks[i]!.value))
+    );
+  }
+}
 
 /** The rows of a list whose first key has one value (or, `value` null, none), in a row of the histogram. */
 interface Block {
@@ -73,8 +113,12 @@ export async function histogramWindow(
 ): Promise<HistogramRead> {
   const text = histogramText;
   const lane = listLane(request);
+  const history = histories(mapping, text, () => ({}));
+  const guess =
+    after || !history.last ? undefined : guessWindow(history.last, mapping, request, window, store, attributes);
+  const answer = await store.select(guess?.text ?? text, { lane, label: guess ? 'histogram+range' : 'histogram' });
   const { total, histogram: values } = countAndHistogram(
-    await store.select(text, { lane, label: 'histogram' }),
+    guess ? answer.filter((row) => row.s === undefined) : answer,
     ROWS.value,
   );
   if (values.length > MAX_HISTOGRAM_VALUES) {
@@ -82,7 +126,19 @@ export async function histogramWindow(
     return { kind: 'plain', total };
   }
   const blocks = blocksOf(request, values);
-  const check = !cannotTie(blocks.map((block) => block.value));
+  if (rowsIn(blocks) !== total) history.last = undefined;
+  else if (history.last?.total !== total || !history.last.same(blocks)) history.last = new ReadHistogram(blocks, total);
+  const check = !(history.last?.tieFree ?? cannotTie(blocks.map((block) => block.value)));
+  if (guess && !check && sameSpan(spanOf(blocks, window, total), guess.span)) {
+    const rows = answer.filter((row) => row.s !== undefined);
+    return {
+      kind: 'rows',
+      rows,
+      total,
+      withValues: guess.withValues,
+      ...(guess.carried && { carried: guess.carried }),
+    };
+  }
   let { offset } = window;
   if (after) {
     // The cursor becomes an offset: the rows of the values before its own, and of its own value
@@ -107,6 +163,79 @@ export async function histogramWindow(
     ? { kind: 'rows', rows: rows.filter((row) => row !== counted), total, withValues }
     : { kind: 'plain', total };
 }
+
+/** A window guessed from a list's last histogram: the histogram query's text with the window's range query in it. */
+interface Guess {
+  readonly text: string;
+  readonly span: Span;
+  readonly withValues: boolean;
+  readonly carried?: Attribute;
+}
+
+/**
+ * The histogram query with `window` riding along (`buildKeyHistogramQuery`'s `page`), when `last`
+ * has values that cannot tie (the window then needs no range count) and puts the window inside
+ * the list, and the list has one sort key besides the id (its window is ordered by what it
+ * projects, so the order survives around it); `undefined` otherwise. The window is the range query the histogram leads to if it
+ * reads as `last` did: `histogramWindow` keeps its rows only when it does. The hint decides which
+ * query is sent, never what is served. Written once per window and attributes while the list's
+ * histogram stays the same.
+ */
+function guessWindow(
+  last: ReadHistogram,
+  mapping: Mapping,
+  request: ListRequest,
+  window: Window,
+  store: Store,
+  attributes: readonly Attribute[],
+): Guess | undefined {
+  if (!last.tieFree) return undefined;
+  // What the window's text depends on beyond the histogram's (lists sorted by more keys share it).
+  const key = JSON.stringify([
+    request.type.name,
+    request.sort.map((sortKey) => [sortKey.field, sortKey.descending]),
+    window,
+    store.oneGraph,
+    store.textOrder ?? null,
+    attributes.map((attribute) => attribute.name),
+  ]);
+  let kept = last.guesses.get(key);
+  if (!kept) {
+    const span = spanOf(last.blocks, window, last.total);
+    let guess: Guess | null = null;
+    if (typeof span === 'object') {
+      const page = buildRangeWindowQuery(
+        mapping,
+        request,
+        { ...window, offset: span.offset },
+        span.range,
+        false,
+        attributes,
+      );
+      const query =
+        page.reorderable &&
+        buildKeyHistogramQuery(mapping, request, MAX_HISTOGRAM_VALUES + 1, store.oneGraph, page.query);
+      if (query) {
+        const text = toText(query, store.textOrder);
+        guess = { text, span, withValues: page.withValues, ...(page.carried && { carried: page.carried }) };
+      }
+    }
+    last.guesses.set(key, (kept = { guess }));
+  }
+  return kept.guess ?? undefined;
+}
+
+/** Whether the span read now is the one guessed: the same blocks, and the same offset in them. */
+function sameSpan(read: Span | 'empty' | undefined, guessed: Span): boolean {
+  return (
+    typeof read === 'object' &&
+    read.offset === guessed.offset &&
+    sameValue(read.range.from, guessed.range.from) &&
+    sameValue(read.range.to, guessed.range.to)
+  );
+}
+
+const sameValue = (a: KeyValue, b: KeyValue): boolean => (a === null ? b === null : b !== null && a.equals(b));
 
 /**
  * The histogram's rows as blocks, in list order: the values in the store's order, then one block

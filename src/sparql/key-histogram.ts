@@ -38,6 +38,13 @@ const countRows = (): VariableExpression => ({ expression: aggregate('count', ne
  * histogram costs no more queries than a plain one. `undefined` when the list can't be paged this
  * way: it hangs off a parent, or its first key is the id or not flat.
  *
+ * With `page` (a {@link buildRangeWindowQuery} without range count, `reorderable`, guessed from the list's last
+ * histogram: `execute/histogram-window.ts`), that window rides along as a third branch, its rows
+ * told apart by their `?s`, so the page costs no second query when the histogram confirms the
+ * guess. All rows are then in the list's order, which orders the histogram's rows by their value
+ * (with the rows without one last; the later keys and the id are unbound there, and tie) and the
+ * window's rows as the window orders them.
+ *
  * @example buildKeyHistogramQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, 501, false)
  */
 export function buildKeyHistogramQuery(
@@ -45,6 +52,7 @@ export function buildKeyHistogramQuery(
   request: ListRequest,
   limit: number,
   oneGraph: boolean,
+  page?: SelectQuery,
 ): SelectQuery | undefined {
   const sort = firstKeySort(mapping, request);
   if (!sort) return undefined;
@@ -59,10 +67,12 @@ export function buildKeyHistogramQuery(
   return {
     ...select(request.type, []),
     variables: [new Wildcard()],
-    where: [union(buildCountQuery(mapping, request, oneGraph), histogram)],
+    where: [union(buildCountQuery(mapping, request, oneGraph), histogram, ...(page ? [page] : []))],
     // The flat ORDER BY of the values, as the list orders them (not a grouped query's ORDER BY:
     // Virtuoso 7.2 orders one by IF(BOUND(?key0), 0, 1) as if every ?key0 were unbound).
-    order: [{ expression: key.value, descending: key.descending }],
+    order: page
+      ? keysetOrder(sort.keys, idSortExpression(request.type, SUBJECT), false)
+      : [{ expression: key.value, descending: key.descending }],
   };
 }
 
@@ -114,7 +124,7 @@ export function buildRangeWindowQuery(
   range: KeyRange,
   counted = true,
   attributes: readonly Attribute[] = [],
-): { query: SelectQuery; withValues: boolean; carried?: Attribute } {
+): { query: SelectQuery; withValues: boolean; carried?: Attribute; reorderable: boolean } {
   const sort = firstKeySort(mapping, request);
   if (!sort) throw new Error('A key range needs a flat attribute key first');
   const { optionals, condition } = rangeClauses(sort, range, !counted);
@@ -150,7 +160,9 @@ export function buildRangeWindowQuery(
     : withValues && fetched.length > 0
       ? withAttributeValues(keyPage, fetched)
       : keyPage;
-  if (!counted) return { query: page, withValues, ...(carried && { carried }) };
+  // The key page of one key orders by what it projects: its rows can be ordered again around it
+  // (the list query of more keys is left as it is).
+  if (!counted) return { query: page, withValues, ...(carried && { carried }), reorderable: oneKey };
   const rangeCount: SelectQuery = {
     ...select(request.type, []),
     variables: [countRows()],
@@ -159,6 +171,7 @@ export function buildRangeWindowQuery(
   return {
     query: { ...select(request.type, []), variables: [new Wildcard()], where: [union(page, rangeCount)], order },
     withValues,
+    reorderable: false,
   };
 }
 

@@ -25,6 +25,8 @@ const nextOf = (first: string) => async () => (await api.get(first, CURSOR_ACCEP
 
 const SHAPES: readonly (readonly [name: string, request: string | (() => Promise<string>)])[] = [
   ['collection', '/trade-activities'],
+  // The same list again: its last histogram places the page, which comes in the histogram's query.
+  ['collection-next-page', '/trade-activities?page[size]=5&page[number]=1'],
   ['collection-sorted-by-attribute', '/concepts?sort=-label,notation'],
   ['collection-sorted-by-related-attribute', '/trade-activities?sort=concerns.label,-origin.country.name'],
   ['collection-sorted-to-many', '/trade-activities?sort=concerns.label'],

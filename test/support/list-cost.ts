@@ -44,6 +44,15 @@ export function fetchGoesWithPage(mapping: Mapping, oracle: Oracle, type: string
 }
 
 /**
+ * Whether a page of a list read before on the same server (its histogram reading the same) comes
+ * with the histogram query, one query fewer (`execute/histogram-window.ts`): the condition of
+ * {@link fetchGoesWithPage}, a key of the type's own whose values cannot tie (one sort key).
+ *
+ * @example pageGoesWithHistogram(mapping, oracle, 'trade-activities') // true
+ */
+export const pageGoesWithHistogram = fetchGoesWithPage;
+
+/**
  * Whether a page of a top-level list sends the list query after its keyed window query
  * (`list-query.ts` buildKeyedWindowQuery): as docs/performance.md says, the list is sorted by one
  * text key of several values (a `many` attribute, a to-many hop or a language to choose; any other

@@ -63,7 +63,7 @@ export const PATH_RULES: readonly PathRule[] = [
     path: 'histogram',
     when: 'a counted list without parent whose first sort key is flat (not the id, not to-many), unless its histogram found over 500 values lately; a cursor page after one cursor alone, sorted by that one key (not a number)',
     queries:
-      '2: the count with the key’s histogram, then the page among the values it lies in (with its members’ values when those values cannot tie); 3 after a cursor (its position); the next path, with that count, when over 500 values or the counts do not add up',
+      '1 when the list’s last histogram placed the page and the histogram read now agrees (values that cannot tie, one sort key): the count with the key’s histogram and the page in it; else 2: the count with the histogram, then the page among the values it lies in (with its members’ values when those values cannot tie); 3 after a cursor (its position); the next path, with that count, when over 500 values or the counts do not add up',
     applies: (c) =>
       c.read.count === 'query' &&
       (c.offsetPage || afterOnly(c.read.request, c.read.keyset?.after, c.read.keyset?.before)) &&

@@ -174,3 +174,31 @@ describe('keyHistogramText: written once per list without filters, the same text
     expect(mine).not.toContain('http://example.org/year');
   });
 });
+
+describe('buildKeyHistogramQuery with a page: the window rides along as a third branch', () => {
+  const request = list('trade-activities', '-financial-year');
+  const year = rdf.literal('2016-01-01Z', rdf.namedNode(`${XSD}date`));
+  const page = buildRangeWindowQuery(mapping, request, WINDOW, { from: year, to: year }, false);
+  const alone = buildKeyHistogramQuery(mapping, request, 501, true)!;
+  const withPage = buildKeyHistogramQuery(mapping, request, 501, true, page.query)!;
+
+  it('keeps the count and histogram branches as they are, and adds the page as it is', () => {
+    const branches = (query: typeof alone) => (query.where![0] as { patterns: unknown[] }).patterns;
+    expect(branches(withPage)).toHaveLength(3);
+    expect(branches(withPage).slice(0, 2)).toEqual(branches(alone));
+    expect(toText(withPage)).toContain(toText(page.query).split('\n').join('\n    '));
+    expect(page.reorderable).toBe(true);
+  });
+
+  it('orders every row in the list’s order: missing last, the key descending, then the id', () => {
+    const order = toText(withPage).split('\n').at(-1);
+    expect(order).toBe('ORDER BY (IF(BOUND(?key0), 0 , 1 )) DESC (?key0) (STR(?s_id))');
+    expect(toText(alone).split('\n').at(-1)).toBe('ORDER BY DESC (?key0)');
+  });
+
+  it('is not offered for a list of two keys, whose page is the list query rather than the key page', () => {
+    const two = list('aid-activities', 'completed,-budget');
+    const value = rdf.literal('true', rdf.namedNode(`${XSD}boolean`));
+    expect(buildRangeWindowQuery(mapping, two, WINDOW, { from: value, to: value }, false).reorderable).toBe(false);
+  });
+});
