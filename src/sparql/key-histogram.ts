@@ -79,13 +79,17 @@ export function buildKeyHistogramQuery(
 /** Each mapping's histogram texts of lists without filters (`keyHistogramText`); `null`: none. */
 const HISTOGRAM_TEXTS = 256;
 const histogramTexts = keptPerOwner<Mapping, { text: string | null }>(HISTOGRAM_TEXTS);
+/** Each mapping's histogram texts of filtered lists, by the query's JSON (`keyHistogramText`). */
+const filteredHistogramTexts = keptPerOwner<Mapping, { text: string }>(HISTOGRAM_TEXTS);
 
 /**
  * {@link buildKeyHistogramQuery}'s text in `textOrder`. A list without filters has the same one
  * on every page (its type, sort, `limit` and graph are the whole of it): it is written once per
  * mapping and kept (the most recently used {@link HISTOGRAM_TEXTS}), which spares every page of
  * such a list the query's building and writing (about 4 % of the server's CPU for a page of 20). A
- * filtered list's is written each time: its values are in it.
+ * filtered list's query is built each time, its values in it, and its text kept by the query
+ * itself (its JSON, which holds every term of it): writing it took about 0.1 ms of a filtered
+ * page's 3 (a third of the server's time beyond the store's).
  *
  * @example keyHistogramText(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, 501, false)
  */
@@ -100,7 +104,13 @@ export function keyHistogramText(
     const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
     return query && toText(query, textOrder);
   };
-  if (request.filters.length > 0 || request.parent) return write();
+  if (request.parent) return undefined;
+  if (request.filters.length > 0) {
+    const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
+    if (!query) return undefined;
+    const key = JSON.stringify([textOrder ?? null, query]);
+    return filteredHistogramTexts(mapping, key, () => ({ text: toText(query, textOrder) })).text;
+  }
   const sort = request.sort.map((key) => [key.field, key.descending]);
   const key = JSON.stringify([request.type.name, sort, limit, oneGraph, textOrder ?? null]);
   return histogramTexts(mapping, key, () => ({ text: write() ?? null })).text ?? undefined;

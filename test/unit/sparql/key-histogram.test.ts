@@ -110,7 +110,7 @@ describe('groupValues with a carried attribute', () => {
   });
 });
 
-describe('keyHistogramText: written once per list without filters, the same text as the builder’s', () => {
+describe('keyHistogramText: written once per list (a filtered one per query), the same text as the builder’s', () => {
   const written = (
     request: ListRequest,
     limit: number,
@@ -136,6 +136,17 @@ describe('keyHistogramText: written once per list without filters, the same text
     ['another type', list('concepts', 'notation'), 501, false],
     ['filtered', filtered('filter[financial-year][gte]=2016-01-01Z'), 501, false],
     ['filtered otherwise', filtered('filter[financial-year][gte]=2017-01-01Z'), 501, false],
+    ['filtered with another operator', filtered('filter[financial-year][lte]=2017-01-01Z'), 501, false],
+    ['filtered, one graph', filtered('filter[financial-year][gte]=2016-01-01Z'), 501, true],
+    ['filtered, in UTF-16 order', filtered('filter[financial-year][gte]=2016-01-01Z'), 501, false, 'UTF-16 code units'],
+    ['filtered by text', filtered('filter[concerns.label][contains]=e'), 501, false],
+    ['filtered by other text', filtered('filter[concerns.label][contains]=E'), 501, false],
+    [
+      'filtered by two filters',
+      filtered('filter[concerns.label][contains]=e&filter[destination][exists]=true'),
+      501,
+      false,
+    ],
     ['no histogram (sorted by id)', list('trade-activities', 'id'), 501, false],
   ];
 

@@ -79,18 +79,34 @@ describe('protocolRequests: the SPARQL protocol request of each query, built by 
     expect(parameters(new URL(request.path, ENDPOINT).search)).toEqual([['query', 'ASK {}']]);
   });
 
-  it('a longer query is POSTed as a form, as the library builds it', async () => {
-    const query = `SELECT * WHERE { ?s ?p "${'x'.repeat(MAX_GET_QUERY_LENGTH)}" }`;
-    const options = { endpointUrl: ENDPOINT, graph: GRAPH };
-    const request = await protocolRequests(options)(query);
+  it.each([
+    ['a plain query', `SELECT * WHERE { ?s ?p "${'x'.repeat(MAX_GET_QUERY_LENGTH)}" }`],
+    ['characters each form encoding writes its own way', `${odd} ${'y'.repeat(MAX_GET_QUERY_LENGTH)}`],
+  ])('a longer query is POSTed as a form, with the parameters and headers the library writes: %s', async (_, query) => {
+    const options = { endpointUrl: ENDPOINT, graph: GRAPH, user: 'dba', password: 'p:w d' };
+    const requestFor = protocolRequests(options);
     const expected = await library(query, options, 'postUrlencoded');
-    expect(request.method).toBe('POST');
-    expect(request.path).toBe('/sparql');
-    expect(request.headers).toEqual(expected.headers);
-    expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    // The same request twice: the second from the form written once.
+    for (const request of [await requestFor(query), await requestFor(query)]) {
+      expect(request.method).toBe('POST');
+      expect(request.path).toBe('/sparql');
+      expect(request.headers).toEqual(expected.headers);
+      expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+      expect(parameters(request.body!)).toEqual(parameters(expected.body!));
+      expect(parameters(request.body!)).toEqual([
+        ['query', query],
+        ['default-graph-uri', GRAPH],
+      ]);
+    }
+  });
+
+  it('a graph that holds the marker still gets a POSTed query in its place (the library writes each form)', async () => {
+    const options = { endpointUrl: ENDPOINT, graph: `http://example.org/${MARK}` };
+    const query = `ASK { ?s ?p "${'z'.repeat(MAX_GET_QUERY_LENGTH)}" }`;
+    const request = await protocolRequests(options)(query);
     expect(parameters(request.body!)).toEqual([
       ['query', query],
-      ['default-graph-uri', GRAPH],
+      ['default-graph-uri', options.graph],
     ]);
   });
 });
