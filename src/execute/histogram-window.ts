@@ -176,10 +176,10 @@ interface Guess {
  * The histogram query with `window` riding along (`buildKeyHistogramQuery`'s `page`), when `last`
  * has values that cannot tie (the window then needs no range count) and puts the window inside
  * the list, and the list has one sort key besides the id (its window is ordered by what it
- * projects, so the order survives around it); `undefined` otherwise. The window is the range query the histogram leads to if it
- * reads as `last` did: `histogramWindow` keeps its rows only when it does. The hint decides which
- * query is sent, never what is served. Written once per window and attributes while the list's
- * histogram stays the same.
+ * projects, so the order survives around it); `undefined` otherwise. The window is the range
+ * query the histogram leads to if it reads as `last` did: `histogramWindow` keeps its rows only
+ * when it does. The hint decides which query is sent, never what is served. Written once per
+ * window and attributes while the list's histogram stays the same.
  */
 function guessWindow(
   last: ReadHistogram,
