@@ -38,12 +38,12 @@ const countRows = (): VariableExpression => ({ expression: aggregate('count', ne
  * histogram costs no more queries than a plain one. `undefined` when the list can't be paged this
  * way: it hangs off a parent, or its first key is the id or not flat.
  *
- * With `page` (a {@link buildRangeWindowQuery} without range count, `reorderable`, guessed from the list's last
- * histogram: `execute/histogram-window.ts`), that window rides along as a third branch, its rows
- * told apart by their `?s`, so the page costs no second query when the histogram confirms the
- * guess. All rows are then in the list's order, which orders the histogram's rows by their value
- * (with the rows without one last; the later keys and the id are unbound there, and tie) and the
- * window's rows as the window orders them.
+ * With `page` (a `reorderable` {@link buildRangeWindowQuery} without range count, guessed from
+ * the list's last histogram: `execute/histogram-window.ts`), that window rides along as a third
+ * branch, its rows told apart by their `?s`, so the page costs no second query when the histogram
+ * confirms the guess. All rows are then in the list's order, which orders the histogram's rows by
+ * their value (with the rows without one last; the later keys and the id are unbound there, and
+ * tie) and the window's rows as the window orders them.
  *
  * @example buildKeyHistogramQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, 501, false)
  */
