@@ -11,6 +11,7 @@ import {
   ROWS,
 } from '../sparql/key-histogram.js';
 import type { KeyRange } from '../sparql/keyset-clause.js';
+import { SUBJECT } from '../sparql/list-query.js';
 import { toText } from '../sparql/to-text.js';
 import type { Row, Store } from '../store/store.js';
 import { MAX_HISTOGRAM_VALUES } from './paths/plan-list-read.js';
@@ -117,10 +118,8 @@ export async function histogramWindow(
   const guess =
     after || !history.last ? undefined : guessWindow(history.last, mapping, request, window, store, attributes);
   const answer = await store.select(guess?.text ?? text, { lane, label: guess ? 'histogram+range' : 'histogram' });
-  const { total, histogram: values } = countAndHistogram(
-    guess ? answer.filter((row) => row.s === undefined) : answer,
-    ROWS.value,
-  );
+  const { counts, window: guessed } = guess ? splitAnswer(answer) : { counts: answer, window: [] };
+  const { total, histogram: values } = countAndHistogram(counts, ROWS.value);
   if (values.length > MAX_HISTOGRAM_VALUES) {
     manyValues.set(text, true);
     return { kind: 'plain', total };
@@ -130,10 +129,9 @@ export async function histogramWindow(
   else if (history.last?.total !== total || !history.last.same(blocks)) history.last = new ReadHistogram(blocks, total);
   const check = !(history.last?.tieFree ?? cannotTie(blocks.map((block) => block.value)));
   if (guess && !check && sameSpan(spanOf(blocks, window, total), guess.span)) {
-    const rows = answer.filter((row) => row.s !== undefined);
     return {
       kind: 'rows',
-      rows,
+      rows: guessed,
       total,
       withValues: guess.withValues,
       ...(guess.carried && { carried: guess.carried }),
@@ -223,6 +221,14 @@ function guessWindow(
     last.guesses.set(key, (kept = { guess }));
   }
   return kept.guess ?? undefined;
+}
+
+/** A histogram query's answer with a window in it: the count's and histogram's rows, and the window's (those with `?s`). */
+function splitAnswer(answer: readonly Row[]): { counts: Row[]; window: Row[] } {
+  const counts: Row[] = [];
+  const window: Row[] = [];
+  for (const row of answer) (row[SUBJECT.value] === undefined ? counts : window).push(row);
+  return { counts, window };
 }
 
 /** Whether the span read now is the one guessed: the same blocks, and the same offset in them. */

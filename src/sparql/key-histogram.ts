@@ -100,11 +100,7 @@ export function keyHistogramText(
   oneGraph: boolean,
   textOrder?: TextOrder,
 ): string | undefined {
-  const write = () => {
-    const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
-    return query && toText(query, textOrder);
-  };
-  if (request.parent) return undefined;
+  if (request.parent) return undefined; // no list of a parent is read through its histogram
   if (request.filters.length > 0) {
     const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
     if (!query) return undefined;
@@ -113,7 +109,12 @@ export function keyHistogramText(
   }
   const sort = request.sort.map((key) => [key.field, key.descending]);
   const key = JSON.stringify([request.type.name, sort, limit, oneGraph, textOrder ?? null]);
-  return histogramTexts(mapping, key, () => ({ text: write() ?? null })).text ?? undefined;
+  return (
+    histogramTexts(mapping, key, () => {
+      const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
+      return { text: query ? toText(query, textOrder) : null };
+    }).text ?? undefined
+  );
 }
 
 /**

@@ -14,6 +14,7 @@ import { parseSort } from '../../src/request/parse-sort.js';
 import { buildFetchQuery } from '../../src/sparql/fetch-query.js';
 import { buildCountQuery, buildListQuery } from '../../src/sparql/list-query.js';
 import { createOxigraphStore } from '../../src/store/oxigraph-store.js';
+import { QueryRecorder } from '../../src/store/query-recorder.js';
 import type { Row, Store } from '../../src/store/store.js';
 import { describeEachStore } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
@@ -76,16 +77,8 @@ async function checkSorts(
 
 const ids = (rows: Row[]) => rows.map((row) => `${row.s?.value} ${row.s_id?.value ?? ''}`);
 
-/** `store`, noting the label of each query it is sent. */
-function labelling(store: Store, labels: string[]): Store {
-  return {
-    ...store,
-    select: (query, options) => {
-      labels.push(options?.label ?? '');
-      return store.select(query, options);
-    },
-  };
-}
+/** The labels of the queries a recorder saw (`histogram`, `histogram+range`, `range`, …). */
+const labelsOf = (recorder: QueryRecorder) => recorder.recorded.map((query) => query.label);
 
 /** A member's values by field, each field's as a sorted list of its terms' text (none: no fields). */
 const valueSets = (fields: ReadonlyMap<string, readonly Term[]> | undefined) =>
@@ -99,21 +92,19 @@ const members = (rows: Row[]) => [...new Set(ids(rows))];
 describeEachStore('windows read through the sort key histogram', (harness) => {
   it('are the plain query’s windows, on every flat sort of the sample', async () => {
     const { mapping, store } = harness();
-    const labels: string[] = [];
+    const recorder = new QueryRecorder(store);
     const cases = [...singleFieldCases(mapping), ...MULTI_FIELD_CASES];
-    const { compared, read } = await checkSorts(mapping, labelling(store, labels), cases);
+    const { compared, read } = await checkSorts(mapping, recorder, cases);
     // The sample's data adds up: most windows are read through the histogram, not handed back.
     expect(compared).toBeGreaterThan(500);
     expect(read / compared).toBeGreaterThan(0.9);
     // After a list's first window, its last histogram places most of the next ones: they came
     // with the histogram, in one query (a list of one key whose values cannot tie).
-    expect(labels.filter((label) => label === 'histogram+range').length).toBeGreaterThan(100);
+    expect(labelsOf(recorder).filter((label) => label === 'histogram+range').length).toBeGreaterThan(100);
   }, 300_000);
 
   it('carry their members’ values when a window comes with the histogram, as the fetch query reads them', async () => {
     const { mapping, store } = harness();
-    const labels: string[] = [];
-    const recording = labelling(store, labels);
     let guessed = 0;
     for (const { type: name, sort } of singleFieldCases(mapping)) {
       const type = mapping.types.get(name)!;
@@ -128,12 +119,13 @@ describeEachStore('windows read through the sort key histogram', (harness) => {
       if (path.kind !== 'histogram') continue;
       const [countRow] = await runQuery(store, buildCountQuery(mapping, request, false), listLane(request), 'count');
       for (const window of windows(countValue(countRow, 'count')).filter(({ limit }) => limit === 7)) {
-        labels.length = 0;
-        const found = await histogramWindow(mapping, request, window, recording, path.text, attributes);
+        const recorder = new QueryRecorder(store);
+        const found = await histogramWindow(mapping, request, window, recorder, path.text, attributes);
         if (found.kind === 'plain') continue;
         const where = `${name}?sort=${sort} ${JSON.stringify(window)}`;
         const plain = await runQuery(store, buildListQuery(mapping, request, window), listLane(request), 'list');
         expect(members(found.rows), where).toEqual(ids(plain));
+        const labels = labelsOf(recorder);
         if (labels[0] !== 'histogram+range') continue;
         guessed++;
         expect(labels, where).toEqual(['histogram+range']);
@@ -181,7 +173,6 @@ describe('[embedded] a window guessed from a histogram that has changed since', 
 
   it('is read again, not served: each store’s own window, whichever store read the list last', async () => {
     // Both stores share the mapping, so each read of one guesses from the other's last histogram.
-    const labels: string[] = [];
     let readAgain = 0;
     for (const sort of ['financial-year', '-financial-year']) {
       const type = mapping.types.get('trade-activities')!;
@@ -196,13 +187,13 @@ describe('[embedded] a window guessed from a histogram that has changed since', 
       if (path.kind !== 'histogram') continue;
       for (const window of windows(40).filter(({ limit }) => limit === 7))
         for (const store of [before, after]) {
-          labels.length = 0;
-          const found = await histogramWindow(mapping, request, window, labelling(store, labels), path.text);
+          const recorder = new QueryRecorder(store);
+          const found = await histogramWindow(mapping, request, window, recorder, path.text);
           expect(found.kind).toBe('rows');
           if (found.kind !== 'rows') continue;
           const plain = await runQuery(store, buildListQuery(mapping, request, window), listLane(request), 'list');
           expect(ids(found.rows), `${sort} ${JSON.stringify(window)}`).toEqual(ids(plain));
-          if (labels.length === 2) readAgain++;
+          if (labelsOf(recorder).length === 2) readAgain++;
         }
     }
     // Windows the two histograms place alike are served from the guess; the others are read again.

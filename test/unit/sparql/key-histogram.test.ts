@@ -198,18 +198,11 @@ describe('buildKeyHistogramQuery with a page: the window rides along as a third 
     expect(branches(withPage)).toHaveLength(3);
     expect(branches(withPage).slice(0, 2)).toEqual(branches(alone));
     expect(toText(withPage)).toContain(toText(page.query).split('\n').join('\n    '));
-    expect(page.reorderable).toBe(true);
   });
 
   it('orders every row in the list’s order: missing last, the key descending, then the id', () => {
     const order = toText(withPage).split('\n').at(-1);
     expect(order).toBe('ORDER BY (IF(BOUND(?key0), 0 , 1 )) DESC (?key0) (STR(?s_id))');
     expect(toText(alone).split('\n').at(-1)).toBe('ORDER BY DESC (?key0)');
-  });
-
-  it('is not offered for a list of two keys, whose page is the list query rather than the key page', () => {
-    const two = list('aid-activities', 'completed,-budget');
-    const value = rdf.literal('true', rdf.namedNode(`${XSD}boolean`));
-    expect(buildRangeWindowQuery(mapping, two, WINDOW, { from: value, to: value }, false).reorderable).toBe(false);
   });
 });
