@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { type Logger, pino } from 'pino';
 import { pinoHttp } from 'pino-http';
@@ -16,6 +16,7 @@ import { type CorsOptions, corsHandler } from './http/cors.js';
 import { type DeltaListenerOptions, deltaListener } from './http/delta-listener.js';
 import { docsPageHandler } from './http/docs-page.js';
 import { errorHandler } from './http/error-handler.js';
+import { type Handler, plainRequests } from './http/handler.js';
 import { type HealthOptions, healthHandler } from './http/health.js';
 import { jsonApiHandler } from './http/json-api-handler.js';
 import { LiveData } from './http/live-data.js';
@@ -113,7 +114,8 @@ export function createApp(options: AppOptions): Express {
   if (options.shutdown) setMaxListeners(0, options.shutdown);
   const exposeMetrics = metricsHandler(metrics.expose(), options.metrics?.token);
 
-  const app = express();
+  // Express routes; the handlers get Node's own request and response (http/handler.ts).
+  const app = plainRequests(express());
   app.disable('x-powered-by');
   app.set('query parser', false); // parse-query.ts reads the raw query string itself
   app.set('etag', false); // conditional.ts sets the ETag of dataset responses, and only theirs
@@ -149,7 +151,7 @@ export function createApp(options: AppOptions): Express {
 }
 
 /** `/metrics`, open or behind a bearer token: one handler, which the CLI may serve on a port of its own. */
-function metricsHandler(expose: RequestHandler, token: string | undefined): RequestHandler {
+function metricsHandler(expose: Handler, token: string | undefined): Handler {
   const guard = bearerOnly(token, '/metrics');
   return (req, res, next) => guard(req, res, (error?: unknown) => (error ? next(error) : expose(req, res, next)));
 }
@@ -172,7 +174,7 @@ const SECURITY_HEADERS = staticHeaders(
  * What every request passes first: the security headers; a 414 for a URL longer than `maxUrlLength`,
  * before anything reads it; then `cors`.
  */
-function frontDoor(securityHeaders: StaticHeaders, maxUrlLength: number, cors: RequestHandler): RequestHandler {
+function frontDoor(securityHeaders: StaticHeaders, maxUrlLength: number, cors: Handler): Handler {
   return (req, res, next) => {
     setHeaders(res, securityHeaders);
     if (req.originalUrl.length > maxUrlLength) {
@@ -190,7 +192,7 @@ function frontDoor(securityHeaders: StaticHeaders, maxUrlLength: number, cors: R
 }
 
 /** One access log line for a sample of the requests (method, URL, status, time), at info. */
-function accessLog(logger: Logger, sample: number): RequestHandler {
+function accessLog(logger: Logger, sample: number): Handler {
   const log = pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: () => Math.random() >= sample } });
   return (req, res, next) => log(req, res, next);
 }

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import { type Logger, pino } from 'pino';
 import pretty from 'pino-pretty';
 import { createApp, type WarmedDataset } from '../app.js';
@@ -10,6 +10,7 @@ import type { Dataset } from '../dataset.js';
 import { warnEmptyTypes } from '../execute/empty-types.js';
 import type { EngineFindings } from '../execute/engine-check.js';
 import { Freshness } from '../execute/freshness.js';
+import type { Handler } from '../http/handler.js';
 import { Metrics } from '../http/metrics.js';
 import { createApiServer, stopGracefully } from '../http/server.js';
 import { MappingError } from '../mapping/load-mapping.js';
@@ -194,7 +195,7 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
     if (separateMetrics) {
       const metricsApp = express()
         .disable('x-powered-by')
-        .get('/metrics', (req, res, next) => (app.locals.metrics as RequestHandler)(req, res, next));
+        .get('/metrics', (req, res, next) => (app.locals.metrics as Handler)(req, res, next));
       servers.push({
         server: await listen(createApiServer(metricsApp, logger), config.metrics!.port!, config.host),
         name: 'metrics on',

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
 import { type Dataset, optionsOf } from '../dataset.js';
 import { openApiDocument } from '../openapi/openapi-document.js';
 import { sendVariants, Variants } from './compression.js';
 import { type Representation, representBytes } from './conditional.js';
+import type { Handler } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
 
 /**
@@ -70,11 +70,11 @@ export function staticTarget(
 export function apiDescriptionHandler(
   datasets: ReadonlyMap<string, Dataset>,
   defaultDataset: Dataset,
-): RequestHandler & { readonly description: (dataset?: string) => Representation | undefined } {
+): Handler & { readonly description: (dataset?: string) => Representation | undefined } {
   const bodies = new Map(
     [...datasets.values()].map((d) => [d, new Variants(describeDataset(d, d === defaultDataset))]),
   );
-  const handler: RequestHandler = async (req, res, next) => {
+  const handler: Handler = async (req, res, next) => {
     const target = staticTarget(req, datasets, defaultDataset);
     if (target?.name !== 'openapi.json') return next();
     // Every request gets the same bytes, compressed or not: Vary names Accept-Encoding alone.

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
 import { JsonApiError } from '../errors/json-api-error.js';
+import type { Handler, Request } from './handler.js';
 
 /**
  * Lets through only requests with `Authorization: Bearer <token>` (compared in constant time), or
@@ -9,14 +9,14 @@ import { JsonApiError } from '../errors/json-api-error.js';
  *
  * @example app.post('/.mu/delta', bearerOnly(process.env.DELTA_TOKEN, '/.mu/delta'), apply)
  */
-export function bearerOnly(token: string | undefined, what: string, refused?: (req: Request) => void): RequestHandler {
+export function bearerOnly(token: string | undefined, what: string, refused?: (req: Request) => void): Handler {
   if (token === undefined) return (_req, _res, next) => next();
   const expected = Buffer.from(`Bearer ${token}`);
   return (req, res, next) => {
-    const given = Buffer.from(req.get('authorization') ?? '');
+    const given = Buffer.from(req.headers.authorization ?? '');
     if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
     refused?.(req);
-    res.set('WWW-Authenticate', 'Bearer');
+    res.setHeader('WWW-Authenticate', 'Bearer');
     next(new JsonApiError(401, 'Unauthorized', `${what} needs Authorization: Bearer <token>.`));
   };
 }

@@ -1,8 +1,8 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import type { Request, Response } from 'express';
 import Negotiator from 'negotiator';
 import { isFresh, type Representation, sendRepresentation } from './conditional.js';
+import type { Request, Response } from './handler.js';
 
 /** The content codings the server applies: brotli and gzip, or none. */
 export type Encoding = 'br' | 'gzip' | 'identity';

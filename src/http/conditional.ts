@@ -1,9 +1,10 @@
 import { hash } from 'node:crypto';
 import { format as formatMediaType } from 'content-type';
-import type { Request, Response } from 'express';
 import fresh from 'fresh';
+import vary from 'vary';
 import { JSON_API } from '../request/media-types.js';
 import { APPLIED_PROFILES, type Document } from '../shape/documents.js';
+import type { Request, Response } from './handler.js';
 
 /** A 200's body as it goes on the wire, with the strong entity tag of exactly those bytes. */
 export interface Representation {
@@ -71,7 +72,7 @@ export function isFresh(req: Request, etag: string): boolean {
  * Answers a GET or HEAD with a representation: 304 with no body when the request's
  * `If-None-Match` matches its ETag (a list, `*`, and `W/` tags compared weakly, as RFC 9110
  * §13.1.2 asks), the 200 otherwise. Both carry ETag, Cache-Control and Vary; a HEAD gets the
- * GET's headers, Content-Length included, and no body (Node leaves it out). `vary` names the request
+ * GET's headers, Content-Length included, and no body (Node leaves it out). `varyOn` names the request
  * headers the representation was chosen by: `Accept` for a negotiated JSON:API document, none for
  * bytes every request gets alike (so no cache is told to key on a header that changes nothing).
  *
@@ -87,11 +88,11 @@ export function sendRepresentation(
   res: Response,
   representation: Representation,
   cacheControl: string,
-  vary: readonly string[] = ['Accept'],
+  varyOn: readonly string[] = ['Accept'],
 ): void {
   res.setHeader('ETag', representation.etag);
   res.setHeader('Cache-Control', cacheControl);
-  for (const field of vary) res.vary(field);
+  for (const field of varyOn) vary(res, field);
   // Only If-None-Match is a precondition here: no Last-Modified is sent, so If-Modified-Since has
   // nothing to compare with. The request's Cache-Control is left out on purpose: `fresh` treats
   // `no-cache` as a forced reload, a rule for caches, while an origin server evaluates the

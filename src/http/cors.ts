@@ -1,5 +1,5 @@
 import cors from 'cors';
-import type { RequestHandler } from 'express';
+import type { Handler } from './handler.js';
 import { setHeaders, staticHeaders } from './static-headers.js';
 
 /** The methods every URL answers; the 405's `Allow` and an OPTIONS request's say the same. */
@@ -39,7 +39,7 @@ export const DEFAULT_ALLOWED_HEADERS: readonly string[] = [
  *
  * @example app.use(corsHandler({ origins: ['https://app.example.org'] }))
  */
-export function corsHandler({ origins, allowHeaders = DEFAULT_ALLOWED_HEADERS }: CorsOptions): RequestHandler {
+export function corsHandler({ origins, allowHeaders = DEFAULT_ALLOWED_HEADERS }: CorsOptions): Handler {
   const handle = cors({
     origin: origins === '*' ? '*' : [...origins],
     methods: ['GET', 'HEAD'],
@@ -48,7 +48,7 @@ export function corsHandler({ origins, allowHeaders = DEFAULT_ALLOWED_HEADERS }:
     maxAge: 86_400,
     optionsSuccessStatus: 204,
   });
-  const full: RequestHandler = (req, res, next) => {
+  const full: Handler = (req, res, next) => {
     if (req.method === 'OPTIONS') res.setHeader('Allow', ALLOW);
     handle(req, res, (error?: unknown) => {
       const allowed = res.getHeader('Access-Control-Allow-Origin');

@@ -5,6 +5,7 @@ import { errorDocument } from '../shape/documents.js';
 import { bearerOnly } from './bearer.js';
 import { parseDeltaBody } from './delta-body.js';
 import type { DeltaMetrics, DeltaOutcome } from './delta-metrics.js';
+import type { Request } from './handler.js';
 import type { LiveData } from './live-data.js';
 import { send } from './send.js';
 
@@ -40,7 +41,7 @@ export function deltaListener(
   app.disable('x-powered-by');
   app.set('etag', false);
   const arrival = new WeakMap<object, number>();
-  const answer = (req: express.Request, outcome: DeltaOutcome) =>
+  const answer = (req: Request, outcome: DeltaOutcome) =>
     metrics.received(outcome, (performance.now() - (arrival.get(req) ?? performance.now())) / 1000);
   app.use((req, _res, next) => {
     arrival.set(req, performance.now());
@@ -78,7 +79,7 @@ const unreadable = (status: 400 | 413, detail: string) =>
 function deltaErrors(
   live: LiveData,
   logger: Logger,
-  answer: (req: express.Request, outcome: DeltaOutcome) => void,
+  answer: (req: Request, outcome: DeltaOutcome) => void,
 ): ErrorRequestHandler {
   return (error, req, res, _next) => {
     let failure = error instanceof JsonApiError ? error : undefined;
@@ -106,6 +107,6 @@ function deltaErrors(
       live.dropWhole('invalid-body');
       logger.error({ err: error }, 'delta failed');
     }
-    send(res.set(failure.headers), failure.status, errorDocument(failure.errors));
+    send(res, failure.status, errorDocument(failure.errors), failure.headers);
   };
 }

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
-import type { RequestHandler } from 'express';
+import accepts from 'accepts';
+import vary from 'vary';
 import type { Dataset } from '../dataset.js';
 import { JSON_API } from '../request/media-types.js';
 import { serverUrl, staticTarget } from './api-description.js';
 import { type Representation, representBytes, sendRepresentation } from './conditional.js';
+import type { Handler } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
 
 /**
@@ -101,13 +103,13 @@ const SCALAR_CACHE_CONTROL = 'public, max-age=86400';
  *
  * @example app.use(docsPageHandler(datasets, defaultDataset))
  */
-export function docsPageHandler(datasets: ReadonlyMap<string, Dataset>, defaultDataset: Dataset): RequestHandler {
+export function docsPageHandler(datasets: ReadonlyMap<string, Dataset>, defaultDataset: Dataset): Handler {
   const pages = new Map([...datasets.values()].map((d) => [d, docsPage(d, d === defaultDataset)]));
   return (req, res, next) => {
     const target = staticTarget(req, datasets, defaultDataset);
     if (target?.name === 'scalar.js') {
       const bundle = scalar();
-      const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
+      const gzip = accepts(req).encodings(['gzip', 'identity']) === 'gzip';
       if (gzip) res.setHeader('Content-Encoding', 'gzip');
       sendRepresentation(req, res, gzip ? bundle.gzip : bundle.plain, SCALAR_CACHE_CONTROL, ['Accept-Encoding']);
       return;
@@ -118,9 +120,9 @@ export function docsPageHandler(datasets: ReadonlyMap<string, Dataset>, defaultD
     if (target?.name !== 'docs' && !root) return next();
     const html =
       root || target?.dataset.mapping.types.has('docs')
-        ? req.accepts([JSON_API, 'text/html'])
-        : req.accepts(['text/html', JSON_API]);
-    res.vary('Accept'); // the collection, when the page is not chosen, is negotiated on Accept too
+        ? accepts(req).types([JSON_API, 'text/html'])
+        : accepts(req).types(['text/html', JSON_API]);
+    vary(res, 'Accept'); // the collection, when the page is not chosen, is negotiated on Accept too
     if (html !== 'text/html') return next();
     const { page, csp } = pages.get(target?.dataset ?? defaultDataset)!;
     res.setHeader('Content-Security-Policy', csp);

@@ -1,8 +1,8 @@
-import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { JsonApiError } from '../errors/json-api-error.js';
 import { errorDocument } from '../shape/documents.js';
 import { StoreError, type StoreErrorKind } from '../store/store.js';
+import type { ErrorHandler } from './handler.js';
 import { ClientGone } from './json-api-handler.js';
 import { routeLabel } from './route-label.js';
 import { send } from './send.js';
@@ -70,7 +70,7 @@ export function toJsonApiError(error: unknown): JsonApiError {
  * the URL's shape rather than the client's input; anything else (a bug) at error with its stack.
  * A request whose client went away gets no answer.
  */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Logger): ErrorHandler {
   return (error, req, res, _next) => {
     const route = routeLabel(req, NO_DATASETS, '').route;
     if (error instanceof ClientGone) {
@@ -92,6 +92,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     } else {
       logger.info({ method: req.method, route, status, detail: jsonApiError.errors[0]?.detail }, 'request rejected');
     }
-    send(res.set(jsonApiError.headers), status, errorDocument(jsonApiError.errors));
+    send(res, status, errorDocument(jsonApiError.errors), jsonApiError.headers);
   };
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Request } from 'express';
 import type { Logger } from 'pino';
 import type { Trace, TraceStep } from '../execute/trace.js';
 import type { QueryRecorder, RecordedQuery } from '../store/query-recorder.js';
+import type { Request } from './handler.js';
 
 /** What `meta.explain` holds: the steps the request took and why, and each query it sent. */
 export interface Explanation {

@@ -1,9 +1,9 @@
-import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Dataset } from '../dataset.js';
 import type { EngineFindings } from '../execute/engine-check.js';
 import { errorDocument } from '../shape/documents.js';
 import { StoreError } from '../store/store.js';
+import type { Handler } from './handler.js';
 import { send } from './send.js';
 
 export interface HealthOptions {
@@ -35,7 +35,7 @@ export function healthHandler(
   logger: Logger,
   options: HealthOptions = {},
   engines: EngineFindings = new Map(),
-): RequestHandler {
+): Handler {
   const timeoutMs = options.timeoutMs ?? 2000;
   return async (_req, res) => {
     const checked = await Promise.all(

@@ -1,4 +1,3 @@
-import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { type Dataset, type DatasetOptions, optionsOf } from '../dataset.js';
 import { badParameter, JsonApiError, notFound } from '../errors/json-api-error.js';
@@ -19,6 +18,7 @@ import { sendVariants, Variants } from './compression.js';
 import { represent } from './conditional.js';
 import { ALLOW } from './cors.js';
 import { explanation, queryLog } from './explain.js';
+import type { Handler, Response } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
 import type { ResponseCache } from './response-cache.js';
 
@@ -37,7 +37,7 @@ export function jsonApiHandler(
   windows: WindowCache,
   logger: Logger,
   shutdown?: AbortSignal,
-): RequestHandler {
+): Handler {
   // A dataset's options with their defaults, merged once rather than per request.
   const optionsByDataset = new Map<Dataset, DatasetOptions>();
   const optionsFor = (dataset: Dataset): DatasetOptions => {

@@ -1,9 +1,9 @@
-import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { EngineFindings } from '../execute/engine-check.js';
 import type { WindowCache, WindowCacheStats } from '../execute/window-cache.js';
 import { type Store, StoreError } from '../store/store.js';
 import { DeltaMetrics } from './delta-metrics.js';
+import type { Handler } from './handler.js';
 import { routeLabel } from './route-label.js';
 
 export interface MetricsOptions {
@@ -117,7 +117,7 @@ export class Metrics {
   }
 
   /** Middleware that counts and times every response once it has been sent. */
-  observe(): RequestHandler {
+  observe(): Handler {
     return (req, res, next) => {
       const stop = this.requestSeconds.startTimer();
       res.once('finish', () => {
@@ -131,12 +131,12 @@ export class Metrics {
   }
 
   /** The `/metrics` handler: Prometheus text format, never cached. */
-  expose(): RequestHandler {
+  expose(): Handler {
     return async (_req, res) => {
-      res
-        .set('Content-Type', this.registry.contentType)
-        .set('Cache-Control', 'no-store')
-        .send(await this.registry.metrics());
+      const text = await this.registry.metrics();
+      res.setHeader('Content-Type', this.registry.contentType);
+      res.setHeader('Cache-Control', 'no-store');
+      res.end(text);
     };
   }
 

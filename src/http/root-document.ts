@@ -1,9 +1,9 @@
-import type { RequestHandler } from 'express';
 import { type Dataset, optionsOf } from '../dataset.js';
 import { negotiate } from '../request/negotiate.js';
 import { serverUrl } from './api-description.js';
 import { sendVariants, Variants } from './compression.js';
 import { represent } from './conditional.js';
+import type { Handler } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
 
 /**
@@ -54,7 +54,7 @@ export function rootDocument(datasets: ReadonlyMap<string, Dataset>, defaultData
  *
  * @example app.use(rootDocumentHandler(datasets, defaultDataset))
  */
-export function rootDocumentHandler(datasets: ReadonlyMap<string, Dataset>, defaultDataset: Dataset): RequestHandler {
+export function rootDocumentHandler(datasets: ReadonlyMap<string, Dataset>, defaultDataset: Dataset): Handler {
   const body = new Variants(represent(rootDocument(datasets, defaultDataset)));
   const { cacheControl } = optionsOf(defaultDataset);
   return async (req, res, next) => {

@@ -1,22 +1,29 @@
-import type { Response } from 'express';
+import vary from 'vary';
 import { JSON_API } from '../request/media-types.js';
+import type { Response } from './handler.js';
 
 /**
  * Sends a JSON:API document that no cache may keep: errors and `/health`. They carry no ETag and
  * `Cache-Control: no-store`, so a 502 from a store hiccup is never replayed by a cache (dataset
- * responses go through `sendRepresentation` in conditional.ts instead).
- *
- * The body goes as a Buffer, not a string: for strings Express adds `; charset=utf-8`, and
- * JSON:API 1.1 allows no media type parameters but `ext` and `profile`.
+ * responses go through `sendRepresentation` in conditional.ts instead). `headers` are set first (an
+ * error's `Allow`, `Retry-After`). A HEAD gets the headers, Content-Length included, and no body
+ * (Node leaves it out).
  *
  * @example send(res, 503, errorDocument([{ status: '503', title: 'Service Unavailable' }]))
  */
-export function send(res: Response, status: number, body: unknown): void {
+export function send(
+  res: Response,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const bytes = Buffer.from(JSON.stringify(body));
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.removeHeader('ETag');
-  res
-    .status(status)
-    .set('Content-Type', JSON_API)
-    .set('Cache-Control', 'no-store')
-    .vary('Accept')
-    .send(Buffer.from(JSON.stringify(body)));
+  res.statusCode = status;
+  res.setHeader('Content-Type', JSON_API);
+  res.setHeader('Cache-Control', 'no-store');
+  vary(res, 'Accept');
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
 }

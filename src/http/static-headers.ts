@@ -1,6 +1,6 @@
 import { IncomingMessage, type OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Handler } from './handler.js';
 
 /** Response headers in the order a middleware set them, with their names as it spelled them. */
 export type StaticHeaders = readonly (readonly [name: string, value: OutgoingHttpHeader])[];
@@ -14,13 +14,11 @@ export type StaticHeaders = readonly (readonly [name: string, value: OutgoingHtt
  *
  * @example const headers = staticHeaders(helmet()); // then per request: setHeaders(res, headers)
  */
-export function staticHeaders(middleware: RequestHandler, method = 'GET'): StaticHeaders {
-  const req = new IncomingMessage(new Socket());
-  req.method = method;
-  req.url = '/';
+export function staticHeaders(middleware: Handler, method = 'GET'): StaticHeaders {
+  const req = Object.assign(new IncomingMessage(new Socket()), { method, url: '/', originalUrl: '/' });
   const res = new ServerResponse(req);
   let outcome: { error: unknown } | undefined;
-  middleware(req as Request, res as unknown as Response, (error?: unknown) => {
+  void middleware(req, res, (error?: unknown) => {
     outcome = { error };
   });
   if (outcome === undefined || outcome.error !== undefined)
