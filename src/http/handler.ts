@@ -18,10 +18,9 @@ export type ErrorHandler = (error: unknown, req: Request, res: Response, next: N
  * `app.handle`): on Node 20 V8 then moves both objects off their fast shapes, and everything Node
  * and the handlers do with them afterwards runs slower. Measured on a single resource, sequential,
  * Virtuoso 100k: 50–70 µs a request, a sixth of what the server adds to the store's time
- * (docs/performance.md).
- * Given Node's own prototypes instead, Express's swap finds them in place and does nothing; the
- * router (paths, `next`, errors, async handlers) works as before. Only for apps whose handlers are
- * {@link Handler}s.
+ * (docs/performance.md). Given Node's own prototypes instead, Express's swap finds them in place
+ * and does nothing; the router (paths, `next`, errors, async handlers) works as before. Only for
+ * apps whose handlers are {@link Handler}s.
  *
  * @example const app = plainRequests(express())
  */
