@@ -27,5 +27,13 @@ export type ErrorHandler = (error: unknown, req: Request, res: Response, next: N
 export function plainRequests(app: Express): Express {
   app.request = IncomingMessage.prototype as unknown as Express['request'];
   app.response = ServerResponse.prototype as unknown as Express['response'];
+  // Mounted in another Express app (`parent.use('/api', app)`), a sub-app's prototypes are made
+  // to inherit the parent's: Express sets the parent's as theirs. Before it does, the app gets
+  // objects of its own, so that Node's prototypes are never changed; its requests then swap as
+  // any sub-app's do.
+  app.prependListener('mount', () => {
+    app.request = Object.create(IncomingMessage.prototype);
+    app.response = Object.create(ServerResponse.prototype);
+  });
   return app;
 }

@@ -1,6 +1,7 @@
 import vary from 'vary';
 import { JSON_API } from '../request/media-types.js';
 import type { Response } from './handler.js';
+import { setHeaders } from './static-headers.js';
 
 /**
  * Sends a JSON:API document that no cache may keep: errors and `/health`. They carry no ETag and
@@ -18,7 +19,7 @@ export function send(
   headers: Readonly<Record<string, string>> = {},
 ): void {
   const bytes = Buffer.from(JSON.stringify(body));
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  setHeaders(res, Object.entries(headers));
   res.removeHeader('ETag');
   res.statusCode = status;
   res.setHeader('Content-Type', JSON_API);
