@@ -68,6 +68,13 @@ export interface Dataset {
    */
   readonly linkBase: string;
   /**
+   * The URL at which clients reach the server's `/` (`https://data.example.org`), when links are
+   * absolute: `linkBase` starts with it, and the root document's `self` is it.
+   */
+  readonly publicBase?: string;
+  /** Links start with the base a request's `Forwarded` / `X-Forwarded-*` give (http/public-base.ts). */
+  readonly trustProxy?: boolean;
+  /**
    * The graph the store's queries read, when it reads one: delta messages name a triple's graph,
    * and one outside it is reported as such (`plan/change-rules.ts`).
    */

@@ -11,6 +11,13 @@ for (const stream of [process.stdout, process.stderr])
     process.exit(0);
   });
 process.once('SIGINT', () => stop.abort()).once('SIGTERM', () => stop.abort());
+// `npx sparql-jsonapi` (and an npm script without `exec`) runs this under `sh -c`: npm passes
+// SIGTERM to that shell, which ends without passing it on, and the server would go on without
+// it. So under npm, a parent that is gone stops the server as SIGTERM does.
+if (process.env.npm_command !== undefined) {
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && stop.abort(), 250).unref();
+}
 const code = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

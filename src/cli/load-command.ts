@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { LoadError } from '../load/http.js';
-import { LoadInterrupted, loadFiles } from '../load/load-files.js';
+import { type LoadFilesOptions, LoadInterrupted, type LoadResult, loadFiles } from '../load/load-files.js';
 import { formatProgress } from '../load/progress.js';
 import { redactCredentials } from '../load/redact.js';
 import { graphName } from '../load/staging.js';
@@ -21,6 +21,9 @@ and only when all are there are they moved into the target graph (SPARQL 1.1 ADD
   --replace            replace the triples of the target graphs (those the files have triples for)
   --no-staging         write the batches straight into the target graphs: faster (no move at the
                        end), but a failed or interrupted load leaves them half written
+  --clean-staging      also drop the staging graphs of these targets that this load cannot tell
+                       are abandoned (made on another host, or by an earlier version); those of
+                       a load killed on this host are dropped anyway, a running load's never
   --graph-store URL    SPARQL 1.1 Graph Store endpoint, e.g. Virtuoso's .../sparql-graph-crud;
                        default: guessed for Virtuoso and Fuseki, else SPARQL Update;
                        "none": always SPARQL Update (INSERT DATA batches)
@@ -30,6 +33,10 @@ and only when all are there are they moved into the target graph (SPARQL 1.1 ADD
   --timeout SECONDS    time limit of each request (default 60); a request that fails with
                        a 5xx or a network error is tried 3 times in all, 1 s then 2 s apart
   --help               this text
+
+The count at the end is the store's: the triples the target graphs gained (repeated triples, and
+triples they held already, are counted once), or, if the store does not answer a count query,
+the triples sent.
 
 Exit codes: 0 loaded (also when interrupted once the move into place had begun: it is completed);
 1 failed (a file, the store or the network): the targets are as they were, unless the message
@@ -44,65 +51,22 @@ how many).
  * printed), 130 interrupted through `io.signal` before the move into place (nothing written).
  */
 export async function runLoad(argv: readonly string[], io: CliIo): Promise<number> {
-  const parse = () => parseArgs({ args: [...argv], options: loadOptions, allowPositionals: true, strict: true });
   // Whatever is printed goes without the user:password of a URL.
   const out = (text: string) => line(io.stdout, redactCredentials(text));
   const err = (text: string) => line(io.stderr, redactCredentials(text));
-  let parsed: ReturnType<typeof parse>;
+  let options: LoadFilesOptions | 'help';
   try {
-    parsed = parse();
+    options = loadFilesOptions(argv, io);
   } catch (error) {
     err(`${(error as Error).message}\n\n${LOAD_USAGE}`);
     return 2;
   }
-  const { values, positionals } = parsed;
-  if (values.help) {
+  if (options === 'help') {
     out(LOAD_USAGE);
     return 0;
   }
-  const batch = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
-  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-  const problem = !values.endpoint
-    ? '--endpoint is required'
-    : positionals.length === 0
-      ? 'no FILE given'
-      : batch !== undefined && !(Number.isInteger(batch) && batch > 0)
-        ? '--batch-size must be a positive integer'
-        : timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout))
-          ? '--timeout must be a positive number of seconds'
-          : values.append && values.replace
-            ? '--append and --replace exclude each other'
-            : undefined;
-  if (problem) {
-    err(`${problem}\n\n${LOAD_USAGE}`);
-    return 2;
-  }
-  const graphStore = values['graph-store'];
-  const user = values.user ?? io.env.SPARQL_USER;
-  const password = values.password ?? io.env.SPARQL_PASSWORD;
   try {
-    const result = await loadFiles({
-      endpointUrl: values.endpoint!,
-      graph: values.graph,
-      files: positionals,
-      user: user || undefined,
-      password,
-      graphStoreUrl: graphStore === 'none' ? false : graphStore,
-      batchTriples: batch,
-      mode: values.replace ? 'replace' : 'append',
-      staging: !values['no-staging'],
-      timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
-      signal: io.signal,
-      onProgress: (p) => out(formatProgress(p)),
-      onNotice: err,
-    });
-    const rate = result.seconds > 0 ? Math.round(result.triples / result.seconds) : result.triples;
-    const graphs = result.graphs.length === 1 ? graphName(result.graphs[0]!) : `${result.graphs.length} graphs`;
-    const how = result.staged ? '' : ' without staging';
-    const what = `${result.mode === 'replace' ? `replacing ${graphs}` : `added to ${graphs}`}${how}`;
-    out(
-      `${result.triples} triples loaded in ${result.seconds.toFixed(1)} s (${rate} triples/s, ${what}, ${result.protocol === 'update' ? 'SPARQL Update' : 'Graph Store Protocol'})`,
-    );
+    out(summary(await loadFiles({ ...options, onProgress: (p) => out(formatProgress(p)), onNotice: err })));
     return 0;
   } catch (error) {
     if (error instanceof LoadInterrupted) {
@@ -115,4 +79,64 @@ export async function runLoad(argv: readonly string[], io: CliIo): Promise<numbe
     );
     return 1;
   }
+}
+
+/** The command line as {@link loadFiles}' options; throws the problem with a usage error. */
+function loadFilesOptions(argv: readonly string[], io: CliIo): LoadFilesOptions | 'help' {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: loadOptions,
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) return 'help';
+  const batch = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
+  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
+  const problem = !values.endpoint
+    ? '--endpoint is required'
+    : positionals.length === 0
+      ? 'no FILE given'
+      : batch !== undefined && !(Number.isInteger(batch) && batch > 0)
+        ? '--batch-size must be a positive integer'
+        : timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout))
+          ? '--timeout must be a positive number of seconds'
+          : values.append && values.replace
+            ? '--append and --replace exclude each other'
+            : values['clean-staging'] && values['no-staging']
+              ? '--clean-staging and --no-staging exclude each other'
+              : undefined;
+  if (problem) throw new Error(problem);
+  const graphStore = values['graph-store'];
+  const user = values.user ?? io.env.SPARQL_USER;
+  return {
+    endpointUrl: values.endpoint!,
+    graph: values.graph,
+    files: positionals,
+    user: user || undefined,
+    password: values.password ?? io.env.SPARQL_PASSWORD,
+    graphStoreUrl: graphStore === 'none' ? false : graphStore,
+    batchTriples: batch,
+    mode: values.replace ? 'replace' : 'append',
+    staging: !values['no-staging'],
+    cleanStaging: values['clean-staging'] === true,
+    timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
+    signal: io.signal,
+  };
+}
+
+/**
+ * The last line: what the target graphs gained by the store's count (the files may repeat
+ * triples, or hold some the graphs had), else the triples sent.
+ */
+function summary(result: LoadResult): string {
+  const graphs = result.graphs.length === 1 ? graphName(result.graphs[0]!) : `${result.graphs.length} graphs`;
+  const rate = result.seconds > 0 ? Math.round(result.triples / result.seconds) : result.triples;
+  const how = `${result.staged ? '' : ' without staging'}, ${result.protocol === 'update' ? 'SPARQL Update' : 'Graph Store Protocol'}`;
+  const took = `in ${result.seconds.toFixed(1)} s (${rate} triples/s sent`;
+  const { held } = result;
+  if (held === undefined)
+    return `${result.triples} triples sent ${took}, ${result.mode === 'replace' ? `replacing ${graphs}` : `added to ${graphs}`}${how}; the store did not say how many it holds)`;
+  if (result.mode === 'replace')
+    return `${graphs} ${result.graphs.length === 1 ? 'holds' : 'hold'} ${held.after} triples, was ${held.before}: ${result.triples} triples sent ${took}, replacing${how})`;
+  return `${held.after - held.before} triples added to ${graphs}, which holds ${held.after}: ${result.triples} triples sent ${took}${how})`;
 }

@@ -39,11 +39,16 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
         ));
       // The default dataset's links are the spec's type-rooted paths; the others keep their
       // /api/<name> prefix so that every link can be fetched as it stands.
+      // With a public base, links are absolute: it comes before a path (an absolute link base stays).
+      const path = d.linkBase ?? (name === config.default ? '' : `/api/${name}`);
+      const publicBase = /^https?:/i.test(path) ? undefined : config.publicBase;
       datasets.push({
         name,
         mapping,
         store,
-        linkBase: d.linkBase ?? (name === config.default ? '' : `/api/${name}`),
+        linkBase: (publicBase ?? '') + path,
+        ...(publicBase !== undefined && { publicBase }),
+        ...(config.trustProxy && { trustProxy: true }),
         ...(d.graph && { graph: d.graph }),
         options: datasetOptions(d, config.deltas !== undefined),
       });

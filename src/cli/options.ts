@@ -16,6 +16,8 @@ export const serveOptions = {
   user: { type: 'string' },
   password: { type: 'string' },
   'link-base': { type: 'string' },
+  'public-base': { type: 'string' },
+  'trust-proxy': { type: 'boolean' },
   workers: { type: 'string' },
   'cors-origin': { type: 'string', multiple: true },
   'cache-ttl': { type: 'string' },
@@ -42,6 +44,7 @@ export const loadOptions = {
   append: { type: 'boolean' },
   replace: { type: 'boolean' },
   'no-staging': { type: 'boolean' },
+  'clean-staging': { type: 'boolean' },
   timeout: { type: 'string' },
   help: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;

@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import { type Dataset, optionsOf } from '../dataset.js';
 import { openApiDocument } from '../openapi/openapi-document.js';
 import { sendVariants, Variants } from './compression.js';
 import { type Representation, representBytes } from './conditional.js';
 import type { Handler } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
+import { linkBaseFor } from './public-base.js';
 
 /**
  * `application/json` rather than `application/vnd.oai.openapi+json`: browsers show it, and every
@@ -74,11 +76,22 @@ export function apiDescriptionHandler(
   const bodies = new Map(
     [...datasets.values()].map((d) => [d, new Variants(describeDataset(d, d === defaultDataset))]),
   );
+  // Behind a trusted proxy, one description per base the forwarding headers give (a few at most).
+  const forwarded = new LRUCache<string, Variants>({ max: 16 });
+  const bodyFor = (req: IncomingMessage, dataset: Dataset): Variants => {
+    const linkBase = linkBaseFor(req, dataset);
+    if (linkBase === dataset.linkBase) return bodies.get(dataset)!;
+    const key = `${dataset.name} ${linkBase}`;
+    let body = forwarded.get(key);
+    if (body === undefined)
+      forwarded.set(key, (body = new Variants(describeDataset({ ...dataset, linkBase }, dataset === defaultDataset))));
+    return body;
+  };
   const handler: Handler = async (req, res, next) => {
     const target = staticTarget(req, datasets, defaultDataset);
     if (target?.name !== 'openapi.json') return next();
     // Every request gets the same bytes, compressed or not: Vary names Accept-Encoding alone.
-    await sendVariants(req, res, bodies.get(target.dataset)!, 'no-cache', []);
+    await sendVariants(req, res, bodyFor(req, target.dataset), 'no-cache', []);
   };
   // What /openapi.json serves, read without a request (tests hold every response to it this way,
   // without adding requests to the metrics and logs they check).

@@ -16,8 +16,24 @@ export interface CorsOptions {
   readonly allowHeaders?: readonly string[];
 }
 
-/** Response headers a script on another origin may read (the CORS-safelisted ones need no mention). */
-const EXPOSED = ['ETag', 'Server-Timing', 'Content-Type', 'Content-Length', 'Vary', 'Allow', 'Cache-Control'];
+/**
+ * Response headers a script on another origin may read (the CORS-safelisted ones need no mention):
+ * every header this server sends that a client acts on. `Date`, so that a client ages what it
+ * caches by the server's clock, not its own; `Retry-After` of a 503; `Content-Encoding`, to tell
+ * a compressed body's ETag from the plain one's. No response carries `Location` (no redirects).
+ */
+const EXPOSED = [
+  'ETag',
+  'Server-Timing',
+  'Date',
+  'Content-Type',
+  'Content-Length',
+  'Content-Encoding',
+  'Vary',
+  'Allow',
+  'Cache-Control',
+  'Retry-After',
+];
 /**
  * Request headers a script may send by default: JSON:API negotiation, conditional requests, and
  * the two that client libraries and API gateways commonly add (a read-only public API ignores them).

@@ -20,6 +20,7 @@ import { ALLOW } from './cors.js';
 import { explanation, queryLog } from './explain.js';
 import type { Handler, Response } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
+import { linkBaseFor } from './public-base.js';
 import type { ResponseCache } from './response-cache.js';
 
 /**
@@ -67,7 +68,10 @@ export function jsonApiHandler(
     // Only 200s are cached, so an entry exists only for a request that plans without error.
     // The cursor profile, when asked for, changes the body: it is part of the negotiated media type.
     const mediaType = profiles.includes(CURSOR_PAGINATION_PROFILE) ? CURSOR_PAGINATION_MEDIA_TYPE : JSON_API;
-    const key = { dataset: dataset.name, path: canonicalPath(route), query: url.query, mediaType };
+    // A base from forwarding headers is part of what the body depends on (public-base.ts).
+    const linkBase = linkBaseFor(req, dataset);
+    const base = linkBase === dataset.linkBase ? {} : { base: linkBase };
+    const key = { dataset: dataset.name, path: canonicalPath(route), query: url.query, mediaType, ...base };
     const cached = cache.get(key, options.cacheTtlSeconds);
     if (cached) {
       res.setHeader('Server-Timing', 'cache;desc=hit');
@@ -81,7 +85,7 @@ export function jsonApiHandler(
     const plan = planRequest(dataset.mapping, route, parameters, options, profiles);
     const recorder = new QueryRecorder(dataset.store, queryLog(logger, req));
     const trace = new Trace();
-    const page = { path: dataset.linkBase + key.path, query: key.query };
+    const page = { path: linkBase + key.path, query: key.query };
     // The store's work stops when the deadline passes, the client goes away, or the server stops.
     const stop = requestSignal(res, options.timeoutMs, shutdown);
     const { signal } = stop;
@@ -91,9 +95,9 @@ export function jsonApiHandler(
         plan,
         withSignal(recorder, signal),
         {
-          linkBase: dataset.linkBase,
+          linkBase,
           self: requestLink(page),
-          related: dataset.linkBase + canonicalPath({ ...route, linkage: undefined }),
+          related: linkBase + canonicalPath({ ...route, linkage: undefined }),
           page,
         },
         windows.forDataset(dataset.name, options.windowCacheTtlSeconds),

@@ -28,6 +28,8 @@ export interface CacheKey {
   readonly query: string;
   /** The negotiated media type (with its profile, if the server ever applies one). */
   readonly mediaType: string;
+  /** The link base, when a request's forwarding headers set it (http/public-base.ts). */
+  readonly base?: string;
 }
 
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 2 ** 20;
@@ -116,5 +118,5 @@ export class ResponseCache {
 
 // Each part but the last behind its length keeps the parts apart whatever characters they hold
 // (as JSON.stringify of the four did, for less work on every lookup).
-const serialise = ({ dataset, path, query, mediaType }: CacheKey): string =>
-  `${dataset.length}:${dataset}${mediaType.length}:${mediaType}${path.length}:${path}${query}`;
+const serialise = ({ dataset, path, query, mediaType, base }: CacheKey): string =>
+  `${base === undefined ? '' : `b${base.length}:${base}`}${dataset.length}:${dataset}${mediaType.length}:${mediaType}${path.length}:${path}${query}`;

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import { type Dataset, optionsOf } from '../dataset.js';
 import { negotiate } from '../request/negotiate.js';
 import { serverUrl } from './api-description.js';
@@ -5,6 +7,7 @@ import { sendVariants, Variants } from './compression.js';
 import { represent } from './conditional.js';
 import type { Handler } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
+import { linkBaseFor, rootBaseFor } from './public-base.js';
 
 /**
  * Where a dataset's URLs are: its description, its docs page, and one link per type, to the type's
@@ -35,16 +38,28 @@ export function datasetLinks(dataset: Dataset, isDefault: boolean): DatasetLinks
  *
  * @example rootDocument(datasets, fallback).meta.datasets.sample.links.concepts // '/concepts'
  */
-export function rootDocument(datasets: ReadonlyMap<string, Dataset>, defaultDataset: Dataset) {
+export function rootDocument(
+  datasets: ReadonlyMap<string, Dataset>,
+  defaultDataset: Dataset,
+  base: LinkBases = { root: defaultDataset.publicBase ?? '', of: (d) => d.linkBase },
+) {
+  const shown = (d: Dataset) => ({ ...d, linkBase: base.of(d) });
   const entries = [...datasets.values()].map((dataset) => {
     const isDefault = dataset === defaultDataset;
-    return [dataset.name, { ...(isDefault && { default: true }), links: datasetLinks(dataset, isDefault) }] as const;
+    const links = datasetLinks(shown(dataset), isDefault);
+    return [dataset.name, { ...(isDefault && { default: true }), links }] as const;
   });
   return {
     jsonapi: { version: '1.1' as const },
-    links: { self: '/', describedby: datasetLinks(defaultDataset, true).describedby },
+    links: { self: `${base.root}/`, describedby: datasetLinks(shown(defaultDataset), true).describedby },
     meta: { datasets: Object.fromEntries(entries) },
   };
+}
+
+/** Where the root document's links point: the server's `/` (without its slash), and each dataset's link base. */
+export interface LinkBases {
+  readonly root: string;
+  readonly of: (dataset: Dataset) => string;
 }
 
 /**
@@ -57,9 +72,20 @@ export function rootDocument(datasets: ReadonlyMap<string, Dataset>, defaultData
 export function rootDocumentHandler(datasets: ReadonlyMap<string, Dataset>, defaultDataset: Dataset): Handler {
   const body = new Variants(represent(rootDocument(datasets, defaultDataset)));
   const { cacheControl } = optionsOf(defaultDataset);
+  // Behind a trusted proxy, one document per base the forwarding headers give (a few at most).
+  const forwarded = new LRUCache<string, Variants>({ max: 16 });
+  const bodyFor = (req: IncomingMessage): Variants => {
+    const root = rootBaseFor(req, defaultDataset);
+    if (root === (defaultDataset.publicBase ?? '')) return body;
+    let variants = forwarded.get(root);
+    const of = (d: Dataset) => linkBaseFor(req, d);
+    if (variants === undefined)
+      forwarded.set(root, (variants = new Variants(represent(rootDocument(datasets, defaultDataset, { root, of })))));
+    return variants;
+  };
   return async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || parsedTarget(req).path !== '/') return next();
     negotiate(req.headers.accept, req.headers['content-type']);
-    await sendVariants(req, res, body, cacheControl);
+    await sendVariants(req, res, bodyFor(req), cacheControl);
   };
 }

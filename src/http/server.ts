@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { JSON_API } from '../request/media-types.js';
 import { errorDocument } from '../shape/documents.js';
 import { ALLOW } from './cors.js';
+import { drainConnections, trackResponses } from './drain.js';
 
 /**
  * The HTTP server around an app, for what never reaches Express: a CONNECT request (Node hands it
@@ -16,9 +17,13 @@ import { ALLOW } from './cors.js';
  */
 export function createApiServer(app: Express, logger: Logger): Server {
   const server = createServer(app);
+  trackResponses(server);
   server.on('connect', (_req, socket: Duplex) => {
-    answerRaw(socket, 405, 'Method Not Allowed', `This API is read-only; CONNECT is not allowed. Allowed: ${ALLOW}.`, {
-      Allow: ALLOW,
+    answerRaw(socket, {
+      status: 405,
+      title: 'Method Not Allowed',
+      detail: `This API is read-only; CONNECT is not allowed. Allowed: ${ALLOW}.`,
+      headers: { Allow: ALLOW },
     });
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -29,8 +34,19 @@ export function createApiServer(app: Express, logger: Logger): Server {
     const head = rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     logger.info({ code: error.code }, 'unparsable request');
     if (tooLarge)
-      answerRaw(socket, 431, 'Request Header Fields Too Large', 'The request headers exceed 16 KB.', {}, head);
-    else answerRaw(socket, 400, 'Bad Request', unparsableDetail(error, rawPacket), {}, head);
+      answerRaw(socket, {
+        status: 431,
+        title: 'Request Header Fields Too Large',
+        detail: 'The request headers exceed 16 KB.',
+        headOnly: head,
+      });
+    else
+      answerRaw(socket, {
+        status: 400,
+        title: 'Bad Request',
+        detail: unparsableDetail(error, rawPacket),
+        headOnly: head,
+      });
   });
   return server;
 }
@@ -48,15 +64,17 @@ function unparsableDetail(error: NodeJS.ErrnoException, rawPacket: Buffer | unde
   return "The request is not valid HTTP/1.1: its URL holds characters that a URL carries only percent-encoded (non-ASCII letters, spaces, quotes). Percent-encode them as UTF-8 (Élodie → %C3%89lodie): curl -G --data-urlencode 'filter=Élodie' URL, or encodeURIComponent in JavaScript.";
 }
 
+interface RawAnswer {
+  status: number;
+  title: string;
+  detail: string;
+  headers?: Record<string, string>;
+  /** The answer to a HEAD: the head alone. */
+  headOnly?: boolean;
+}
+
 /** Writes a whole HTTP/1.1 response with a JSON:API error document to a raw socket, and closes it. */
-function answerRaw(
-  socket: Duplex,
-  status: number,
-  title: string,
-  detail: string,
-  headers: Record<string, string> = {},
-  headOnly = false,
-): void {
+function answerRaw(socket: Duplex, { status, title, detail, headers = {}, headOnly = false }: RawAnswer): void {
   const body = JSON.stringify(errorDocument([{ status: String(status), title, detail }]));
   const head = Object.entries({
     'Content-Type': JSON_API,
@@ -71,17 +89,17 @@ function answerRaw(
 }
 
 /**
- * Stops a server gracefully: no new connections; in-flight requests get up to `timeoutMs` to
- * finish, then `abortInFlight()` stops their store work (they answer 503) and every connection
- * is closed. Resolves once the server has closed.
+ * Stops a server gracefully: no new connections; every response from now on carries
+ * `Connection: close` and its connection closes when it ends (drain.ts); in-flight requests get
+ * up to `timeoutMs` to finish, then `abortInFlight()` stops their store work (they answer 503)
+ * and every connection is closed. Resolves as soon as the last connection has closed.
  */
 export async function stopGracefully(
   server: Server,
   timeoutMs: number,
   abortInFlight: () => void,
 ): Promise<'drained' | 'aborted'> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+  const { closed } = drainConnections(server);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'aborted'>((resolve) => {
     timer = setTimeout(() => resolve('aborted'), timeoutMs);

@@ -2,8 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describeFetchError, retryStaleSocket } from '../store/fetch-retry.js';
 import { DigestAuth, parseDigestChallenge } from './digest.js';
 import { type Credentials, redactCredentials } from './redact.js';
+import type { Refusal } from './refusal.js';
 
 export type { Credentials } from './redact.js';
+export { bodyExcerpt, type Refusal, refusalMessage } from './refusal.js';
 
 /** A store refused or could not take the data; the message is meant for the user, without a stack. */
 export class LoadError extends Error {
@@ -31,32 +33,6 @@ export class NoAnswerError extends LoadError {
   }
 }
 
-/** The store's answer to a request that did not succeed. */
-export interface Refusal {
-  status: number;
-  statusText: string;
-  body: string;
-  /** Requests sent for it, retries included. */
-  attempts: number;
-}
-
-/** First ~300 characters of an error body, with HTML tags and runs of whitespace removed. */
-export function bodyExcerpt(body: string, max = 300): string {
-  const text = body
-    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/** The user-facing message for a refused request. */
-export function refusalMessage(what: string, url: string, refusal: Refusal): string {
-  const excerpt = bodyExcerpt(refusal.body);
-  const attempts = refusal.attempts > 1 ? ` (${refusal.attempts} attempts)` : '';
-  return `${what} ${url} refused the data: HTTP ${refusal.status} ${refusal.statusText}${attempts}${excerpt ? `: ${excerpt}` : ''}`;
-}
-
 /** How one request is sent: its time limit, how often it is tried, and what stops it. */
 export interface RequestPolicy {
   /** Time limit of each attempt, answer body included, in ms. Default 60,000. */
@@ -78,6 +54,8 @@ export interface RequestPolicy {
   abort?: AbortSignal;
   /** Told before each retry, with what failed and when the next attempt goes: for the user. */
   onRetry?: (notice: string) => void;
+  /** The Accept header (default any: an update's answer is not read). */
+  accept?: string;
 }
 
 export const DEFAULT_POLICY: RequestPolicy = { timeoutMs: 60_000, attempts: 3, retryDelayMs: 1_000, idempotent: true };
@@ -211,7 +189,8 @@ export class StoreClient {
     const timer = setTimeout(() => deadline.abort(TIMED_OUT), p.timeoutMs);
     const signal = p.abort ? AbortSignal.any([deadline.signal, p.abort]) : deadline.signal;
     try {
-      let response = await this.send(url, body, contentType, signal);
+      const headers = { 'content-type': contentType, accept: p.accept ?? '*/*' };
+      let response = await this.send(url, body, headers, signal);
       if (response.status === 401 && this.credentials) {
         const challenge = parseDigestChallenge(response.headers.get('www-authenticate'));
         // A new challenge (first request, or stale nonce) is answered once; a second 401 is a real refusal.
@@ -219,7 +198,7 @@ export class StoreClient {
         else if (/^\s*Basic\b/i.test(response.headers.get('www-authenticate') ?? '')) this.basic = true;
         if (challenge || this.basic) {
           await response.body?.cancel();
-          response = await this.send(url, body, contentType, signal);
+          response = await this.send(url, body, headers, signal);
         }
       }
       const text = await response.text();
@@ -232,8 +211,8 @@ export class StoreClient {
     }
   }
 
-  private send(url: string, body: string, contentType: string, signal: AbortSignal): Promise<Response> {
-    const headers: Record<string, string> = { 'content-type': contentType, accept: '*/*' };
+  private send(url: string, body: string, base: Record<string, string>, signal: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = { ...base };
     const auth = this.authorization(url);
     if (auth) headers.authorization = auth;
     return retryStaleSocket(() => fetch(url, { method: 'POST', headers, body, signal }), { signal });

@@ -52,6 +52,15 @@ export function graphUrl(graphStoreUrl: string, graph: string): string {
   return `${graphStoreUrl}${separator}${graph === '' ? 'default' : `graph=${encodeURIComponent(graph)}`}`;
 }
 
+/** One batch to send, and where. */
+export interface BatchRequest {
+  protocol: Protocol;
+  /** The Update endpoint, or the Graph Store URL. */
+  target: string;
+  batch: Batch;
+  policy?: Partial<RequestPolicy>;
+}
+
 /**
  * Sends one batch. Graph Store Protocol: one `POST` of N-Triples per graph (POST adds to
  * the graph; PUT would replace it). Update: one `INSERT DATA` request.
@@ -59,10 +68,7 @@ export function graphUrl(graphStoreUrl: string, graph: string): string {
  */
 export async function sendBatch(
   client: StoreClient,
-  protocol: Protocol,
-  target: string,
-  batch: Batch,
-  policy: Partial<RequestPolicy> = {},
+  { protocol, target, batch, policy = {} }: BatchRequest,
 ): Promise<{ url: string; refusal: Refusal | undefined }> {
   // Blank nodes are new nodes in each request: such a batch is not sent again when its outcome is unknown.
   const p = { ...policy, idempotent: !batch.hasBlankNodes };

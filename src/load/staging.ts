@@ -21,10 +21,41 @@ export interface StagedGraph {
 
 export const STAGING_PREFIX = 'urn:sparql-jsonapi:staging:';
 
-/** A fresh staging graph IRI: `urn:sparql-jsonapi:staging:<uuid>`. */
-export function stagingGraphIri(): string {
-  return `${STAGING_PREFIX}${randomUUID()}`;
+/** Who made a staging graph, and for which target: what its IRI says. */
+export interface StagingOwner {
+  /** The target graph ({@link DEFAULT_GRAPH} for the default graph). */
+  target: string;
+  host: string;
+  pid: number;
 }
+
+/**
+ * A fresh staging graph IRI that names its load and its target, so that a later load of the same
+ * target can tell a graph left by a load that was killed (its process is gone) from a concurrent
+ * load's: `urn:sparql-jsonapi:staging:<host>:<pid>:<uuid>:<target, percent-encoded>`.
+ */
+export function stagingGraphIri(target: string, owner: Omit<StagingOwner, 'target'>): string {
+  return `${STAGING_PREFIX}${encodeURIComponent(owner.host)}:${owner.pid}:${randomUUID()}:${encodeTarget(target)}`;
+}
+
+/**
+ * Reads back what {@link stagingGraphIri} wrote; undefined for any other IRI, and for the
+ * `urn:sparql-jsonapi:staging:<uuid>` graphs of earlier versions, which name no target.
+ */
+export function stagingOwner(iri: string): StagingOwner | undefined {
+  if (!iri.startsWith(STAGING_PREFIX)) return undefined;
+  const match = /^([^:]+):(\d+):[0-9a-f-]{36}:([^:]*)$/.exec(iri.slice(STAGING_PREFIX.length));
+  if (!match) return undefined;
+  try {
+    return { host: decodeURIComponent(match[1]!), pid: Number(match[2]), target: decodeTarget(match[3]!) };
+  } catch {
+    return undefined;
+  }
+}
+
+// The default graph is `-` (no IRI is), any other target its IRI percent-encoded (no `:` left).
+const encodeTarget = (target: string) => (target === DEFAULT_GRAPH ? '-' : encodeURIComponent(target));
+const decodeTarget = (text: string) => (text === '-' ? DEFAULT_GRAPH : decodeURIComponent(text));
 
 /** The graph as the target of ADD/COPY/DROP: `<iri>`, or `DEFAULT`. */
 function graphRef(graph: string): string {

@@ -92,7 +92,16 @@ const first = generations.get(firstGeneration);
 // terminated while Node instantiates a module aborts the whole process, oxigraph-store.ts). Not
 // here: piscina loads this module with require(), which builds a facade module for it after this
 // code has run; setImmediate runs once that require has returned.
-setImmediate(() => Atomics.add(evaluated, 0, 1));
+// A task counts it too: piscina's workers wait for tasks with Atomics.wait (its `atomics: 'sync'`),
+// which stops their event loop, so a failed start would wait for that callback until its deadline
+// (10 s); a task runs only once the require() has returned, so counting there is as safe.
+let counted = false;
+const countEvaluated = () => {
+  if (counted) return;
+  counted = true;
+  Atomics.add(evaluated, 0, 1);
+};
+setImmediate(countEvaluated);
 if (replacement && loadError !== undefined) throw loadError;
 // Not a task: piscina hands it to the pool's 'message' listeners (the store logs replacements).
 parentPort?.postMessage({
@@ -229,6 +238,7 @@ let poisoned;
  * @returns {InfoResult | PanicResult | RefusedResult | string[] | string | number}
  */
 export default function run(task) {
+  countEvaluated();
   if (task.op === 'load') {
     if (!generations.has(task.generation)) generations.set(task.generation, loadFiles(false));
     return info(task.generation);

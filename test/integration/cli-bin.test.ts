@@ -4,7 +4,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -136,6 +137,48 @@ describe('cli: the executable', () => {
     // is for a machine whose cores other work shares too.
   }, 300_000);
 
+  // A failed start waited for the embedded store's workers to count themselves loaded, which
+  // their event loop, stopped between tasks (piscina's Atomics.wait), never let them do: each
+  // such start took the full 10 s deadline. From a bundle, so that the start costs a plain Node start.
+  it('serve --data malformed.ttl: prints the parse error and exits 1 within 2 s of it, well before the old 10 s wait', async () => {
+    const dir = await mkdtemp(join(ROOT, 'node_modules/.cache-cli-no-wait-'));
+    try {
+      const data = join(dir, 'malformed.ttl');
+      await writeFile(data, '<http://example.org/a> <http://example.org/label> "cut short');
+      const bin = join(dir, 'bin.js');
+      await build({
+        entryPoints: [join(ROOT, 'src/cli/bin.ts')],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        packages: 'external',
+        outfile: bin,
+        logLevel: 'silent',
+      });
+      await copyFile(join(ROOT, 'src/store/oxigraph-worker.js'), join(dir, 'oxigraph-worker.js'));
+      const started = performance.now();
+      const child = spawn(process.execPath, [bin, 'serve', '--data', data, '--port', '0'], {
+        cwd: ROOT,
+        env: cleanEnv(),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      let printedAt = Number.NaN;
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        if (stderr.includes('Parser error') && Number.isNaN(printedAt)) printedAt = performance.now();
+      });
+      const [code] = (await once(child, 'exit')) as [number | null];
+      const exitedAt = performance.now();
+      expect(code, stderr).toBe(1);
+      expect(stderr).toMatch(/^sparql-jsonapi: .*malformed\.ttl: Parser error at line 1\b/);
+      expect(exitedAt - printedAt, 'ms from the error to the exit').toBeLessThan(2_000);
+      expect(exitedAt - started, 'ms from the start to the exit').toBeLessThan(8_000);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('openapi | head -1: a reader that closes the pipe early ends the command quietly, exit 0', async () => {
     const child = spawn(process.execPath, [...BIN, 'openapi', '--mapping', 'mappings/sample.yaml'], {
       cwd: ROOT,
@@ -211,6 +254,70 @@ describe('cli: the executable', () => {
     if (left) process.kill(server!, 'SIGKILL');
     expect(left, `the server (pid ${server}) outlived npm start`).toBe(false);
   }, 30_000);
+
+  it('npx sparql-jsonapi serve ends with its server on SIGTERM, though npx runs it under a shell that does not pass the signal on', async () => {
+    // A project that depends on sparql-jsonapi, as a user's does: npx finds the command in its
+    // node_modules/.bin (here a shim that runs the source with tsx) and runs it with `sh -c`.
+    const dir = await mkdtemp(join(ROOT, 'node_modules/.cache-cli-npx-'));
+    await writeFile(
+      join(dir, 'package.json'),
+      '{"name":"uses-it","version":"1.0.0","dependencies":{"sparql-jsonapi":"*"}}',
+    );
+    await mkdir(join(dir, 'node_modules/.bin'), { recursive: true });
+    await symlink(ROOT, join(dir, 'node_modules/sparql-jsonapi'));
+    const shim = join(dir, 'node_modules/.bin/sparql-jsonapi');
+    await writeFile(
+      shim,
+      `#!/bin/sh\nexec "${process.execPath}" --import tsx "${join(ROOT, 'src/cli/bin.ts')}" "$@"\n`,
+    );
+    await chmod(shim, 0o755);
+    const child = spawn(
+      'npx',
+      [
+        'sparql-jsonapi',
+        'serve',
+        '--mapping',
+        join(ROOT, 'mappings/sample.yaml'),
+        '--data',
+        join(ROOT, 'data/sample.ttl'),
+      ],
+      {
+        cwd: dir,
+        env: { ...cleanEnv(), PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const lines: string[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+    const exited = once(child, 'exit');
+    let server: number | undefined;
+    try {
+      await listeningPort(
+        () => lines,
+        exited.then(() => -1),
+        () => '',
+      );
+      server = (JSON.parse(lines.find((l) => l.includes('listening on'))!) as { pid: number }).pid;
+      expect(server).not.toBe(child.pid);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    await exited;
+    // Gone, or a zombie that init has not reaped yet: either way, no longer serving.
+    const alive = () => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${server}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((done) => setTimeout(done, 100));
+    const left = alive();
+    if (left) process.kill(server!, 'SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+    expect(left, `the server (pid ${server}) outlived npx`).toBe(false);
+    expect(lines.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
+  }, 60_000);
 
   it('serve --data without --mapping: serves a scaffolded mapping, written beside the data, and its description', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cli-scaffold-'));

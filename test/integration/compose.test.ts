@@ -197,6 +197,6 @@ describe.skipIf(skip && process.env.CI !== 'true')('compose commands against a l
     const args = services.loader!.command!.slice(3).map((a) => a.replace('triplestore:8890', `127.0.0.1:${port}`));
     const io = captureIo();
     expect(await runLoad(args, io), io.err.join('\n')).toBe(0);
-    expect(io.out.at(-1)).toMatch(/^\d+ triples loaded in .* Graph Store Protocol\)$/);
+    expect(io.out.at(-1)).toMatch(/^\d+ triples added to .* Graph Store Protocol\)$/);
   });
 });

@@ -15,13 +15,12 @@ import { stringify } from 'yaml';
 import {
   applyEnvironment,
   ConfigError,
-  configFromFlags,
   type DatasetConfig,
   readConfigFile,
-  type ServeFlags,
   type ServerConfig,
   withSwitches,
 } from '../../../src/cli/config.js';
+import { configFromFlags, type ServeFlags } from '../../../src/cli/config-flags.js';
 import { thrown } from '../../support/thrown.js';
 import { titled } from '../../support/titled.js';
 

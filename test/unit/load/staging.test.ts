@@ -12,17 +12,30 @@ import {
   STAGING_PREFIX,
   type StagedGraph,
   stagingGraphIri,
+  stagingOwner,
   virtuosoRowByRow,
 } from '../../../src/load/staging.js';
 
 const g = (target: string, staging: string, triples = 10): StagedGraph => ({ target, staging, triples });
 
 describe('staging graphs and the updates that move them', () => {
-  test('a fresh staging IRI each time', () => {
-    const [a, b] = [stagingGraphIri(), stagingGraphIri()];
-    expect(a).toMatch(/^urn:sparql-jsonapi:staging:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  test('a fresh staging IRI each time, naming its host, its process and its target', () => {
+    const owner = { host: 'loader-1.example', pid: 4242 };
+    const [a, b] = [stagingGraphIri('http://t/1', owner), stagingGraphIri('http://t/1', owner)];
+    expect(a).toMatch(
+      /^urn:sparql-jsonapi:staging:loader-1\.example:4242:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:http%3A%2F%2Ft%2F1$/,
+    );
     expect(a.startsWith(STAGING_PREFIX)).toBe(true);
     expect(a).not.toBe(b);
+  });
+
+  test('the owner read back from the IRI: any target, the default graph, odd host names; none from other IRIs', () => {
+    for (const target of ['http://t/1', 'urn:x:a:b', 'http://t/é?q=1#f', DEFAULT_GRAPH])
+      for (const host of ['h', 'host:with:colons', 'ünï'])
+        expect(stagingOwner(stagingGraphIri(target, { host, pid: 7 }))).toEqual({ target, host, pid: 7 });
+    expect(stagingOwner('urn:sparql-jsonapi:staging:0b6f1c52-3d0e-4c8e-9a59-8a4b2d5c1e3f')).toBeUndefined();
+    expect(stagingOwner('http://example.org/g')).toBeUndefined();
+    expect(stagingOwner(`${STAGING_PREFIX}h:1:not-a-uuid:x`)).toBeUndefined();
   });
 
   test('preflight: ADD SILENT from the empty staging graphs, the default graph as DEFAULT', () => {
