@@ -35,6 +35,18 @@ const outExists = (file: string): string =>
 /** How long one introspection query may take: longer than a request's, as nobody is waiting on a page. */
 const QUERY_TIMEOUT_MS = 60_000;
 
+/** What the command line asks for, checked. */
+interface ScaffoldRequest {
+  data: string[];
+  endpoint?: string;
+  graph?: string;
+  sampleSize?: number;
+  out?: string;
+  force: boolean;
+  user?: string;
+  password?: string;
+}
+
 /**
  * `sparql-jsonapi scaffold`: writes a starter mapping for the data (`scaffold/scaffold.ts`) to
  * `--out` or standard output, with a summary on standard error. Resolves 0 done, 1 a store or
@@ -43,6 +55,38 @@ const QUERY_TIMEOUT_MS = 60_000;
  * @example await runScaffold(['--data', 'data/sample.ttl', '--out', 'mine.yaml'], io)
  */
 export async function runScaffold(argv: readonly string[], io: CliIo): Promise<number> {
+  const request = scaffoldRequest(argv, io);
+  if (typeof request === 'number') return request;
+  // Not a usage mistake: the message alone, before the data is read.
+  if (request.out !== undefined && !request.force && existsSync(request.out)) {
+    line(io.stderr, `sparql-jsonapi scaffold: ${outExists(request.out)}`);
+    return 2;
+  }
+  let store: Store;
+  try {
+    store = await openStore(request);
+  } catch (error) {
+    if (error instanceof GraphNotFoundError) {
+      line(io.stderr, `sparql-jsonapi scaffold: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  try {
+    return await scaffoldInto(store, request, io);
+  } catch (error) {
+    if (error instanceof ScaffoldError) {
+      line(io.stderr, `sparql-jsonapi scaffold: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The checked command line, or the exit code when it is a usage error or `--help` (printed). */
+function scaffoldRequest(argv: readonly string[], io: CliIo): ScaffoldRequest | number {
   const parse = () => parseArgs({ args: [...argv], options: scaffoldOptions, strict: true });
   let values: ReturnType<typeof parse>['values'];
   try {
@@ -75,62 +119,58 @@ export async function runScaffold(argv: readonly string[], io: CliIo): Promise<n
     line(io.stderr, `${problem}\n\n${SCAFFOLD_USAGE}`);
     return 2;
   }
-  // Not a usage mistake: the message alone, before the data is read.
-  if (values.out !== undefined && !values.force && existsSync(values.out)) {
-    line(io.stderr, `sparql-jsonapi scaffold: ${outExists(values.out)}`);
-    return 2;
-  }
+  const user = values.user ?? io.env.SPARQL_USER;
+  const password = values.password ?? io.env.SPARQL_PASSWORD;
+  return {
+    data,
+    force: values.force === true,
+    ...(endpoint && { endpoint }),
+    ...(graph && { graph }),
+    ...(sampleSize !== undefined && { sampleSize }),
+    ...(values.out !== undefined && { out: values.out }),
+    ...(user && { user }),
+    ...(password && { password }),
+  };
+}
+
+function openStore({ data, endpoint, graph, user, password }: ScaffoldRequest): Promise<Store> | Store {
+  if (endpoint === undefined)
+    return createOxigraphStore({ files: data, ...(graph && { graph }), workers: 1, timeoutMs: QUERY_TIMEOUT_MS });
+  return createHttpStore({
+    endpointUrl: endpoint,
+    ...(graph && { graph }),
+    ...(user && { user }),
+    ...(password && { password }),
+    timeoutMs: QUERY_TIMEOUT_MS,
+  });
+}
+
+/** Scaffolds, writes the mapping, and says what it wrote; the exit code. */
+async function scaffoldInto(store: Store, request: ScaffoldRequest, io: CliIo): Promise<number> {
+  const { data, endpoint, graph, out } = request;
   const description = sourceDescription({ data, ...(endpoint && { endpoint }), ...(graph && { graph }) });
-  let store: Store;
-  try {
-    store = endpoint
-      ? createHttpStore({
-          endpointUrl: endpoint,
-          ...(graph && { graph }),
-          ...((values.user ?? io.env.SPARQL_USER) && { user: values.user ?? io.env.SPARQL_USER }),
-          ...((values.password ?? io.env.SPARQL_PASSWORD) && { password: values.password ?? io.env.SPARQL_PASSWORD }),
-          timeoutMs: QUERY_TIMEOUT_MS,
-        })
-      : await createOxigraphStore({ files: data, ...(graph && { graph }), workers: 1, timeoutMs: QUERY_TIMEOUT_MS });
-  } catch (error) {
-    if (error instanceof GraphNotFoundError) {
-      line(io.stderr, `sparql-jsonapi scaffold: ${error.message}`);
-      return 2;
-    }
-    throw error;
-  }
   const started = performance.now();
-  try {
-    const { yaml, scaffold } = await scaffoldMapping(store, {
-      files: data,
-      description,
-      ...(sampleSize !== undefined && { sampleSize }),
-      ...(io.signal && { signal: io.signal }),
-    });
-    if (values.out) {
-      // wx: checked before the data was read, and again now, so a file that appeared meanwhile is kept too.
-      const written = await writeFile(values.out, yaml, { flag: values.force ? 'w' : 'wx' }).catch(
-        (error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EEXIST') throw error;
-          line(io.stderr, `sparql-jsonapi scaffold: ${outExists(values.out!)}`);
-          return 'exists' as const;
-        },
-      );
-      if (written === 'exists') return 2;
-    } else io.stdout.write(yaml);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    line(
-      io.stderr,
-      `scaffolded ${scaffold.types.length} types from ${description} in ${seconds} s${values.out ? `, written to ${values.out}` : ''}: ${scaffold.types.map((t) => `${t.name} (${t.members})`).join(', ')}`,
+  const { yaml, scaffold } = await scaffoldMapping(store, {
+    files: data,
+    description,
+    ...(request.sampleSize !== undefined && { sampleSize: request.sampleSize }),
+    ...(io.signal && { signal: io.signal }),
+  });
+  if (out) {
+    // wx: checked before the data was read, and again now, so a file that appeared meanwhile is kept too.
+    const written = await writeFile(out, yaml, { flag: request.force ? 'w' : 'wx' }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+        line(io.stderr, `sparql-jsonapi scaffold: ${outExists(out)}`);
+        return 'exists' as const;
+      },
     );
-    return 0;
-  } catch (error) {
-    if (error instanceof ScaffoldError) {
-      line(io.stderr, `sparql-jsonapi scaffold: ${error.message}`);
-      return 2;
-    }
-    throw error;
-  } finally {
-    await store.close();
-  }
+    if (written === 'exists') return 2;
+  } else io.stdout.write(yaml);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  line(
+    io.stderr,
+    `scaffolded ${scaffold.types.length} types from ${description} in ${seconds} s${out ? `, written to ${out}` : ''}: ${scaffold.types.map((t) => `${t.name} (${t.members})`).join(', ')}`,
+  );
+  return 0;
 }

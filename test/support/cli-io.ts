@@ -11,16 +11,17 @@ export function captureIo(
   return { stdout: into(out), stderr: into(err), env, ...(signal && { signal }), out, err };
 }
 
-/** The port of the server's `listening on` log line, once it is written; rejects if the server exits first or after 20 s. */
+/** The port of the server's `listening on` log line, once it is written; rejects if the server exits first or after `timeoutMs` (20 s). */
 export async function listeningPort(
   lines: () => readonly string[],
   exited: Promise<number>,
   stderr: () => string = () => '',
+  timeoutMs = 20_000,
 ): Promise<number> {
   let gone: number | undefined;
   void exited.then((code) => (gone = code));
   for (
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + timeoutMs;
     Date.now() < deadline;
     await new Promise((resolve) => setTimeout(resolve, 25))
   ) {
@@ -30,5 +31,5 @@ export async function listeningPort(
     }
     if (gone !== undefined) throw new Error(`the server exited (${gone}) before listening; stderr: ${stderr()}`);
   }
-  throw new Error(`no 'listening on' log line within 20 s; stderr: ${stderr()}`);
+  throw new Error(`no 'listening on' log line within ${timeoutMs / 1000} s; stderr: ${stderr()}`);
 }
