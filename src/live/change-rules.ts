@@ -1,3 +1,4 @@
+import { resourceKey } from '../cache/resource-key.js';
 import type { Mapping } from '../mapping/model.js';
 import { RDF_TYPE } from '../rdf/vocabulary.js';
 import type { DeltaTriple } from './delta-triple.js';
@@ -50,22 +51,6 @@ export interface ChangeEffect {
   /** IRIs and {@link resourceKey}s whose readers are stale; empty when the rule drops nothing. */
   readonly iris: readonly string[];
 }
-
-/**
- * The ledger key of the triples of `predicate` that have `resource` at either end (subject or
- * object): what an answer about one resource reads instead of the bare predicate (`plan-reads.ts`),
- * so that a change to another resource's triples keeps it. Without a resource, the key of a
- * change whose end can't be told (a blank node): every reader of one resource's key reads it too.
- * Angle brackets keep an IRI apart from the wildcard and from the predicate.
- *
- * @example resourceKey('http://purl.org/dc/terms/title', 'http://x/a') // 'http://purl.org/dc/terms/title <http://x/a>'
- */
-export function resourceKey(predicate: string, resource?: string): string {
-  return resource === undefined ? `${predicate} *` : `${predicate} <${resource}>`;
-}
-
-/** Whether a ledger key is a {@link resourceKey} rather than a bare IRI (an IRI holds no space). */
-export const isResourceKey = (key: string): boolean => key.includes(' ');
 
 /**
  * The IRIs of one dataset's mapping that a change can reach, compiled once per mapping: classes,

@@ -1,5 +1,5 @@
 import type { Mapping, Relationship } from '../mapping/model.js';
-import type { ListRequest } from './plan.js';
+import type { ListRequest } from '../plan/plan.js';
 import { filterReads } from './plan-reads.js';
 
 /** Whether a kept whole list can be patched after changes of `stale`, and if not, why. */

@@ -3,7 +3,7 @@
  * had to forget old changes (its bound) counts the readings that may have read them as stale.
  */
 import { describe, expect, it } from 'vitest';
-import { Freshness } from '../../../src/execute/freshness.js';
+import { Freshness } from '../../../src/cache/freshness.js';
 
 const reading = (stamp: number, reads: string[]) => ({ dataset: 'd', reads, stamp });
 

@@ -1,6 +1,6 @@
 import type { Attribute, Mapping, Relationship, ResourceType } from '../mapping/model.js';
-import { resourceKey } from './change-rules.js';
-import type { ListRequest, ParentRef, Plan } from './plan.js';
+import type { ListRequest, ParentRef, Plan } from '../plan/plan.js';
+import { resourceKey } from './resource-key.js';
 
 /**
  * The IRIs an answer can depend on: for every resource type the plan (or list request) touches,

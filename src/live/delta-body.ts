@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deltaTripleSchema } from '../plan/delta-triple.js';
+import { deltaTripleSchema } from './delta-triple.js';
 
 /**
  * delta-notifier's `resourceFormat: "v0.0.1"` body: an array of change sets, each with the triples

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { TextOrder } from '../rdf/text-order.js';
-import type { SelectOptions, Store } from '../store/store.js';
+import type { TextOrder } from '../../rdf/text-order.js';
+import { toText } from '../../sparql/to-text.js';
+import type { SelectOptions, Store } from '../store.js';
 import { CHECKS, type EngineCheckName, type EngineFinding } from './engine-questions.js';
-import { runQuery } from './run-query.js';
 
 export type { EngineFinding } from './engine-questions.js';
 
@@ -25,7 +25,7 @@ export async function checkEngine(store: Store): Promise<EngineFinding[]> {
   const ask = (checks: typeof CHECKS, order: TextOrder) =>
     Promise.all(
       checks.map(async ({ check, query, read }) =>
-        read(await runQuery(store, query(), 'light', `engine check ${check}`, order)),
+        read(await store.select(toText(query(), order), { lane: 'light', label: `engine check ${check}` })),
       ),
     );
   const found = await ask(CHECKS, 'code point');

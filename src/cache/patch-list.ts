@@ -1,7 +1,8 @@
+import { membersRead } from '../execute/members-read.js';
 import type { ListRequest } from '../plan/plan.js';
 import type { Row } from '../store/store.js';
 import { type KeyedMember, memberOrder, UncertainOrder } from './member-order.js';
-import { hasBlankKey, membersRead, type OrderedList } from './ordered-list.js';
+import { hasBlankKey, type OrderedList } from './ordered-list.js';
 
 /**
  * A kept whole list with some members read again (the window cache's patch): the members whose

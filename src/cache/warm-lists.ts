@@ -1,7 +1,7 @@
 import type { Mapping } from '../mapping/model.js';
 import type { ListRequest } from '../plan/plan.js';
 import type { Store } from '../store/store.js';
-import { cachedList } from './paths/window-cache-path.js';
+import { cachedList } from './kept-lists.js';
 import type { ListWindows } from './window-cache.js';
 
 /**

@@ -7,9 +7,9 @@
 import rdf from '@rdfjs/data-model';
 import type { Term } from '@rdfjs/types';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { memberOrder, UncertainOrder } from '../../../src/execute/member-order.js';
-import { type OrderedList, orderedList } from '../../../src/execute/ordered-list.js';
-import { patchList } from '../../../src/execute/patch-list.js';
+import { memberOrder, UncertainOrder } from '../../../src/cache/member-order.js';
+import { type OrderedList, orderedList } from '../../../src/cache/ordered-list.js';
+import { patchList } from '../../../src/cache/patch-list.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../../src/mapping/model.js';
 import type { ListRequest } from '../../../src/plan/plan.js';

@@ -1,10 +1,11 @@
+import type { Freshness } from '../cache/freshness.js';
+import { isResourceKey } from '../cache/resource-key.js';
+import type { ResponseCache } from '../cache/response-cache.js';
+import type { WindowCache } from '../cache/window-cache.js';
 import type { Dataset } from '../dataset.js';
-import type { Freshness } from '../execute/freshness.js';
-import type { WindowCache } from '../execute/window-cache.js';
-import { type ChangeRule, type ChangeRules, changeRules, isResourceKey } from '../plan/change-rules.js';
+import { type ChangeRule, type ChangeRules, changeRules } from './change-rules.js';
 import type { ChangeSet } from './delta-body.js';
 import type { DeltaMetrics, DropReason } from './delta-metrics.js';
-import type { ResponseCache } from './response-cache.js';
 
 /** What one delta message did to one dataset. */
 export interface DatasetEffect {

@@ -1,9 +1,9 @@
+import { type MembersRead, membersRead } from '../execute/members-read.js';
 import type { ListRequest, Paging, Window } from '../plan/plan.js';
 import type { KeyValue } from '../request/cursor.js';
 import type { Member } from '../shape/resource-objects.js';
 import { keyVariable } from '../sparql/sort-clauses.js';
 import type { Row } from '../store/store.js';
-import { keyValueReader, membersOf } from './rows.js';
 
 /*
  * A list's whole order, read once (the list query with no window), and pages cut from it exactly
@@ -24,12 +24,6 @@ export interface OrderedList {
   readonly missingParent?: true;
   /** A member's key is a blank node, which `keys` holds as none: the server cannot place members among them (`patch-list.ts`). */
   readonly blankKeys?: true;
-}
-
-/** Members in the order a query read them, and their sort key values (`keys[i]` for `members[i]`). */
-export interface MembersRead {
-  readonly members: Member[];
-  readonly keys: (readonly KeyValue[])[];
 }
 
 const MISSING_PARENT: OrderedList = Object.freeze({ members: [], keys: [], places: new Map(), missingParent: true });
@@ -59,20 +53,6 @@ export function orderedList(request: ListRequest, rows: readonly Row[]): Ordered
 export function hasBlankKey(request: Pick<ListRequest, 'sort'>, rows: readonly Row[]): boolean {
   const names = request.sort.flatMap(({ path }, i) => (path.end === 'id' ? [] : [keyVariable(i).value]));
   return rows.some((row) => names.some((name) => row[name]?.termType === 'BlankNode'));
-}
-
-/**
- * Members and their sort key values, from list-query rows that project the keys.
- *
- * @example membersRead(request, rows).keys[0] // [literal('2016-01-01Z', xsdDate)]
- */
-export function membersRead(request: ListRequest, rows: readonly Row[]): MembersRead {
-  const members = membersOf(request.type, rows, request.parent !== undefined);
-  // A member's first row: the one it is listed by (a later one may carry another key value).
-  const rowOf = new Map<string | undefined, Row>();
-  for (const row of rows) if (!rowOf.has(row.s?.value)) rowOf.set(row.s?.value, row);
-  const keysOf = keyValueReader(request);
-  return { members, keys: members.map((member) => keysOf(rowOf.get(member.iri)!)) };
 }
 
 /**

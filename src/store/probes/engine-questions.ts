@@ -1,10 +1,10 @@
 import type { Expression, LiteralTerm, SelectQuery, VariableTerm } from 'sparqljs';
-import type { Attribute } from '../mapping/model.js';
-import { XSD, XSD_DECIMAL, XSD_DOUBLE, XSD_STRING } from '../rdf/vocabulary.js';
-import { filter, integer, literal, op, values, variable } from '../sparql/ast.js';
-import { comparableValue, exactDoubleText, textConstant } from '../sparql/comparable.js';
-import { keyLike } from '../sparql/text-key.js';
-import type { Row } from '../store/store.js';
+import type { Attribute } from '../../mapping/model.js';
+import { XSD, XSD_DECIMAL, XSD_DOUBLE, XSD_STRING } from '../../rdf/vocabulary.js';
+import { filter, integer, literal, op, values, variable } from '../../sparql/ast.js';
+import { comparableValue, exactDoubleText, textConstant } from '../../sparql/comparable.js';
+import { keyLike } from '../../sparql/text-key.js';
+import type { Row } from '../store.js';
 
 /*
  * Engines differ in ways that change answers (docs/operations.md, "The engine check at start-up"): how text orders

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { GroupPattern, SelectQuery, UnionPattern } from 'sparqljs';
-import type { Mapping, ResourceType } from '../mapping/model.js';
-import { variable } from '../sparql/ast.js';
-import { memberPatterns } from '../sparql/members.js';
-import type { Store } from '../store/store.js';
-import { runQuery } from './run-query.js';
+import type { Mapping, ResourceType } from '../../mapping/model.js';
+import { variable } from '../../sparql/ast.js';
+import { memberPatterns } from '../../sparql/members.js';
+import { toText } from '../../sparql/to-text.js';
+import type { Store } from '../store.js';
 
 /**
  * One query that finds, for every type of `types`, one member at most: a union of one sub-select
@@ -40,7 +40,10 @@ export function emptyTypesQuery(types: readonly ResourceType[]): SelectQuery {
 export async function findEmptyTypes(mapping: Mapping, store: Store): Promise<ResourceType[]> {
   const types = [...mapping.types.values()];
   if (types.length === 0) return [];
-  const rows = await runQuery(store, emptyTypesQuery(types), 'heavy', 'empty-types');
+  const rows = await store.select(toText(emptyTypesQuery(types), store.textOrder), {
+    lane: 'heavy',
+    label: 'empty-types',
+  });
   return types.filter((_, n) => !rows.some((row) => row[`m${n}`] !== undefined));
 }
 

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { Freshness, type Reading } from '../execute/freshness.js';
-import type { Variants } from './compression.js';
+import type { Variants } from '../http/compression.js';
+import { Freshness, type Reading } from './freshness.js';
 
 export interface ResponseCacheOptions {
   /** Bound on the bytes all entries hold together (bodies, ETags and keys); 64 MiB by default. */

@@ -1,8 +1,8 @@
 import sparqljs from 'sparqljs';
 import { describe, expect, it } from 'vitest';
-import { emptyTypesQuery } from '../../../src/execute/empty-types.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import { toText } from '../../../src/sparql/to-text.js';
+import { emptyTypesQuery } from '../../../src/store/probes/empty-types.js';
 
 const mapping = await loadMapping('test/fixtures/graphs/mapping.yaml');
 const type = (name: string) => mapping.types.get(name)!;

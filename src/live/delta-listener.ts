@@ -1,13 +1,13 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import { JsonApiError } from '../errors/json-api-error.js';
+import { bearerOnly } from '../http/bearer.js';
+import type { Request } from '../http/handler.js';
+import { send } from '../http/send.js';
 import { errorDocument } from '../shape/documents.js';
-import { bearerOnly } from './bearer.js';
 import { parseDeltaBody } from './delta-body.js';
 import type { DeltaMetrics, DeltaOutcome } from './delta-metrics.js';
-import type { Request } from './handler.js';
 import type { LiveData } from './live-data.js';
-import { send } from './send.js';
 
 /** Where delta-notifier posts, as for mu-cl-resources. */
 export const DELTA_PATH = '/.mu/delta';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keptPerOwner } from '../../../src/sparql/kept-per-owner.js';
+import { keptPerOwner } from '../../../src/cache/kept-per-owner.js';
 
 describe('keptPerOwner', () => {
   it('makes each shape of each owner once, and gives it back after', () => {

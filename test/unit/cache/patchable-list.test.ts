@@ -4,9 +4,9 @@
  * read whole. Every "no" row names a way a change can reach members other than its subjects.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { patchDecision, patchScope, sortKeyPredicates } from '../../../src/cache/patchable-list.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../../src/mapping/model.js';
-import { patchDecision, patchScope, sortKeyPredicates } from '../../../src/plan/patchable-list.js';
 import type { ListRequest } from '../../../src/plan/plan.js';
 import { parseFilter } from '../../../src/request/parse-filter.js';
 import { parseQuery } from '../../../src/request/parse-query.js';

@@ -6,13 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { listReads, planReads } from '../../../src/cache/plan-reads.js';
+import { resourceKey } from '../../../src/cache/resource-key.js';
 import { DEFAULT_DATASET_OPTIONS } from '../../../src/dataset.js';
+import { CHANGE_RULES, type ChangeRule, changeRules } from '../../../src/live/change-rules.js';
+import type { DeltaTerm, DeltaTriple } from '../../../src/live/delta-triple.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../../src/mapping/model.js';
-import { CHANGE_RULES, type ChangeRule, changeRules, resourceKey } from '../../../src/plan/change-rules.js';
-import type { DeltaTerm, DeltaTriple } from '../../../src/plan/delta-triple.js';
 import type { Plan } from '../../../src/plan/plan.js';
-import { listReads, planReads } from '../../../src/plan/plan-reads.js';
 import { planRequest } from '../../../src/plan/plan-request.js';
 import { parsePath } from '../../../src/request/parse-path.js';
 import { parseQuery } from '../../../src/request/parse-query.js';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Freshness } from '../../../src/execute/freshness.js';
-import type { OrderedList } from '../../../src/execute/ordered-list.js';
-import { orderedListBytes } from '../../../src/execute/ordered-list.js';
+import { Freshness } from '../../../src/cache/freshness.js';
+import type { OrderedList } from '../../../src/cache/ordered-list.js';
+import { orderedListBytes } from '../../../src/cache/ordered-list.js';
 import {
   CHURN_BACKOFF_MS,
   type ListPatcher,
   MAX_PATCHED_MEMBERS,
   WindowCache,
-} from '../../../src/execute/window-cache.js';
+} from '../../../src/cache/window-cache.js';
 import { StoreError } from '../../../src/store/store.js';
 
 /** A list of `n` members with ids of `width` characters. */

@@ -6,7 +6,7 @@ import {
   offsetSlice,
   orderedList,
   orderedListBytes,
-} from '../../../src/execute/ordered-list.js';
+} from '../../../src/cache/ordered-list.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../../src/mapping/model.js';
 import type { Paging } from '../../../src/plan/plan.js';
