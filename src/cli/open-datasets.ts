@@ -50,7 +50,7 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
         ...(publicBase !== undefined && { publicBase }),
         ...(config.trustProxy && { trustProxy: true }),
         ...(d.graph && { graph: d.graph }),
-        options: datasetOptions(d, config.deltas !== undefined),
+        options: datasetOptions(d, { fed: config.deltas !== undefined }),
       });
     }
   } catch (error) {
@@ -69,7 +69,7 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
  *
  * @example datasetOptions({ mapping: 'm.yaml', data: ['d.ttl'] }).windowCacheTtlSeconds // Infinity
  */
-export function datasetOptions(d: DatasetConfig, fed = false): DatasetOptions {
+export function datasetOptions(d: DatasetConfig, { fed = false }: { fed?: boolean } = {}): DatasetOptions {
   const { page, count, includeDepth, limits, cacheControl, cacheTtlSeconds, timeoutMs, filterSyntax } =
     DEFAULT_DATASET_OPTIONS;
   return {

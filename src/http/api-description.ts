@@ -1,12 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { LRUCache } from 'lru-cache';
 import { type Dataset, optionsOf } from '../dataset.js';
 import { openApiDocument } from '../openapi/openapi-document.js';
 import { sendVariants, Variants } from './compression.js';
 import { type Representation, representBytes } from './conditional.js';
 import type { Handler } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
-import { linkBaseFor } from './public-base.js';
+import { linkBaseFor, perBase } from './public-base.js';
 
 /**
  * `application/json` rather than `application/vnd.oai.openapi+json`: browsers show it, and every
@@ -77,15 +76,15 @@ export function apiDescriptionHandler(
     [...datasets.values()].map((d) => [d, new Variants(describeDataset(d, d === defaultDataset))]),
   );
   // Behind a trusted proxy, one description per base the forwarding headers give (a few at most).
-  const forwarded = new LRUCache<string, Variants>({ max: 16 });
+  const forwarded = new Map(
+    [...datasets.values()].map((d) => [
+      d,
+      perBase((linkBase) => new Variants(describeDataset({ ...d, linkBase }, d === defaultDataset))),
+    ]),
+  );
   const bodyFor = (req: IncomingMessage, dataset: Dataset): Variants => {
     const linkBase = linkBaseFor(req, dataset);
-    if (linkBase === dataset.linkBase) return bodies.get(dataset)!;
-    const key = `${dataset.name} ${linkBase}`;
-    let body = forwarded.get(key);
-    if (body === undefined)
-      forwarded.set(key, (body = new Variants(describeDataset({ ...dataset, linkBase }, dataset === defaultDataset))));
-    return body;
+    return linkBase === dataset.linkBase ? bodies.get(dataset)! : forwarded.get(dataset)!(linkBase);
   };
   const handler: Handler = async (req, res, next) => {
     const target = staticTarget(req, datasets, defaultDataset);

@@ -16,13 +16,13 @@ const PREFIX = /^(?:\/(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})+)*\/?$/;
  * input wherever the proxy passes them on: any of them malformed, and none is used (undefined),
  * as when no host is given. A scheme not given is the connection's own.
  *
- * @example forwardedBase({ forwarded: 'for=192.0.2.1;proto=https;host=api.example.org' }, false) // 'https://api.example.org'
+ * @example forwardedBase({ forwarded: 'for=192.0.2.1;proto=https;host=api.example.org' }, 'http') // 'https://api.example.org'
  */
-export function forwardedBase(headers: IncomingHttpHeaders, encrypted: boolean): string | undefined {
+export function forwardedBase(headers: IncomingHttpHeaders, connection: 'http' | 'https'): string | undefined {
   const element = headers.forwarded === undefined ? undefined : forwardedElement(headers.forwarded);
   if (element === null) return undefined;
   const host = element?.host ?? first(headers['x-forwarded-host']);
-  const proto = element?.proto ?? first(headers['x-forwarded-proto']) ?? (encrypted ? 'https' : 'http');
+  const proto = element?.proto ?? first(headers['x-forwarded-proto']) ?? connection;
   const prefix = first(headers['x-forwarded-prefix']) ?? '';
   if (host === undefined || !HOST.test(host) || !PROTO.test(proto) || !PREFIX.test(prefix)) return undefined;
   const port = /^https$/i.test(proto) ? ':443' : ':80';
@@ -36,17 +36,20 @@ export function forwardedBase(headers: IncomingHttpHeaders, encrypted: boolean):
  */
 export function linkBaseFor(req: IncomingMessage, dataset: Dataset): string {
   if (!dataset.trustProxy) return dataset.linkBase;
-  const base = forwardedBase(req.headers, (req.socket as TLSSocket).encrypted === true);
-  if (base === undefined) return dataset.linkBase;
+  const base = forwardedBase(req.headers, schemeOf(req));
+  return base === undefined ? dataset.linkBase : withBase(dataset, base);
+}
+
+/** The dataset's link base under `base` in place of its public base (an absolute link base of its own stays). */
+export function withBase(dataset: Dataset, base: string): string {
+  if (!dataset.trustProxy) return dataset.linkBase;
   const path = dataset.linkBase.slice(dataset.publicBase?.length ?? 0);
   return /^https?:/i.test(path) ? path : base + path;
 }
 
 /** The URL of the server's `/` for `req`, when links are absolute (without its final slash); else ''. */
 export function rootBaseFor(req: IncomingMessage, dataset: Dataset): string {
-  const base = dataset.trustProxy
-    ? forwardedBase(req.headers, (req.socket as TLSSocket).encrypted === true)
-    : undefined;
+  const base = dataset.trustProxy ? forwardedBase(req.headers, schemeOf(req)) : undefined;
   return base ?? dataset.publicBase ?? '';
 }
 
@@ -70,4 +73,24 @@ function forwardedElement(header: string): { host?: string; proto?: string } | n
 function first(value: string | string[] | undefined): string | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   return text?.split(',')[0]?.trim() || undefined;
+}
+
+/** The scheme of the connection a request came on. */
+const schemeOf = (req: IncomingMessage): 'http' | 'https' => ((req.socket as TLSSocket).encrypted ? 'https' : 'http');
+
+/**
+ * A document per forwarded base, built on first use: behind one proxy there are a few bases at
+ * most, so the first 16 are kept, and any beyond (headers no proxy of this deployment sets) are
+ * built for their request only.
+ */
+export function perBase<T>(build: (base: string) => T): (base: string) => T {
+  const kept = new Map<string, T>();
+  return (base) => {
+    let value = kept.get(base);
+    if (value === undefined) {
+      value = build(base);
+      if (kept.size < 16) kept.set(base, value);
+    }
+    return value;
+  };
 }

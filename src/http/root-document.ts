@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { LRUCache } from 'lru-cache';
 import { type Dataset, optionsOf } from '../dataset.js';
 import { negotiate } from '../request/negotiate.js';
 import { serverUrl } from './api-description.js';
@@ -7,7 +6,7 @@ import { sendVariants, Variants } from './compression.js';
 import { represent } from './conditional.js';
 import type { Handler } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
-import { linkBaseFor, rootBaseFor } from './public-base.js';
+import { perBase, rootBaseFor, withBase } from './public-base.js';
 
 /**
  * Where a dataset's URLs are: its description, its docs page, and one link per type, to the type's
@@ -23,9 +22,9 @@ export interface DatasetLinks {
  * The links of one dataset, under the URL its type-rooted paths are served at (`/` for the
  * default dataset, `/api/<name>` for the others, or the link base).
  *
- * @example datasetLinks(sample, true) // { describedby: '/openapi.json', docs: '/docs', concepts: '/concepts', … }
+ * @example datasetLinks(sample, { isDefault: true }) // { describedby: '/openapi.json', docs: '/docs', concepts: '/concepts', … }
  */
-export function datasetLinks(dataset: Dataset, isDefault: boolean): DatasetLinks {
+export function datasetLinks(dataset: Dataset, { isDefault }: { isDefault: boolean }): DatasetLinks {
   const base = serverUrl(dataset, isDefault).replace(/\/+$/, '');
   const types = [...dataset.mapping.types.keys()].map((type) => [type, `${base}/${encodeURIComponent(type)}`]);
   return { describedby: `${base}/openapi.json`, docs: `${base}/docs`, ...Object.fromEntries(types) };
@@ -46,12 +45,12 @@ export function rootDocument(
   const shown = (d: Dataset) => ({ ...d, linkBase: base.of(d) });
   const entries = [...datasets.values()].map((dataset) => {
     const isDefault = dataset === defaultDataset;
-    const links = datasetLinks(shown(dataset), isDefault);
+    const links = datasetLinks(shown(dataset), { isDefault });
     return [dataset.name, { ...(isDefault && { default: true }), links }] as const;
   });
   return {
     jsonapi: { version: '1.1' as const },
-    links: { self: `${base.root}/`, describedby: datasetLinks(shown(defaultDataset), true).describedby },
+    links: { self: `${base.root}/`, describedby: datasetLinks(shown(defaultDataset), { isDefault: true }).describedby },
     meta: { datasets: Object.fromEntries(entries) },
   };
 }
@@ -73,15 +72,14 @@ export function rootDocumentHandler(datasets: ReadonlyMap<string, Dataset>, defa
   const body = new Variants(represent(rootDocument(datasets, defaultDataset)));
   const { cacheControl } = optionsOf(defaultDataset);
   // Behind a trusted proxy, one document per base the forwarding headers give (a few at most).
-  const forwarded = new LRUCache<string, Variants>({ max: 16 });
+  // Every dataset's links follow the same forwarded base, so the root's names the whole document.
+  const forwarded = perBase((root) => {
+    const of = (d: Dataset) => withBase(d, root);
+    return new Variants(represent(rootDocument(datasets, defaultDataset, { root, of })));
+  });
   const bodyFor = (req: IncomingMessage): Variants => {
     const root = rootBaseFor(req, defaultDataset);
-    if (root === (defaultDataset.publicBase ?? '')) return body;
-    let variants = forwarded.get(root);
-    const of = (d: Dataset) => linkBaseFor(req, d);
-    if (variants === undefined)
-      forwarded.set(root, (variants = new Variants(represent(rootDocument(datasets, defaultDataset, { root, of })))));
-    return variants;
+    return root === (defaultDataset.publicBase ?? '') ? body : forwarded(root);
   };
   return async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || parsedTarget(req).path !== '/') return next();

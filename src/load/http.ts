@@ -23,12 +23,12 @@ export class LoadError extends Error {
  * is unknown (the store may still be working on it).
  */
 export class NoAnswerError extends LoadError {
-  constructor(
-    message: string,
-    /** Some attempt timed out (rather than failing to connect). */
-    readonly timedOut: boolean,
-  ) {
+  /** Some attempt timed out (rather than failing to connect). */
+  readonly timedOut: boolean;
+
+  constructor(message: string, { timedOut }: { timedOut: boolean }) {
     super(message);
+    this.timedOut = timedOut;
     this.name = 'NoAnswerError';
   }
 }
@@ -173,8 +173,8 @@ export class StoreClient {
       }
       const tries = attempt > 1 ? ` (${attempt} attempts)` : '';
       throw outcome.timeout
-        ? new NoAnswerError(`${url} did not answer within ${seconds(p.timeoutMs)}${tries}`, true)
-        : new NoAnswerError(`Could not reach ${url}${tries}: ${describeFetchError(outcome.error)}`, timedOut);
+        ? new NoAnswerError(`${url} did not answer within ${seconds(p.timeoutMs)}${tries}`, { timedOut: true })
+        : new NoAnswerError(`Could not reach ${url}${tries}: ${describeFetchError(outcome.error)}`, { timedOut });
     }
   }
 

@@ -139,8 +139,9 @@ describe('cli: the executable', () => {
 
   // A failed start waited for the embedded store's workers to count themselves loaded, which
   // their event loop, stopped between tasks (piscina's Atomics.wait), never let them do: each
-  // such start took the full 10 s deadline. From a bundle, so that the start costs a plain Node start.
-  it('serve --data malformed.ttl: prints the parse error and exits 1 within 2 s of it, well before the old 10 s wait', async () => {
+  // such start took the store's whole deadline (10 s by default) before the error was printed.
+  // From a bundle, so that the start costs a plain Node start.
+  it('serve --data malformed.ttl: prints the parse error and exits 1 within 2 s of it, not after the store deadline', async () => {
     const dir = await mkdtemp(join(ROOT, 'node_modules/.cache-cli-no-wait-'));
     try {
       const data = join(dir, 'malformed.ttl');
@@ -156,8 +157,11 @@ describe('cli: the executable', () => {
         logLevel: 'silent',
       });
       await copyFile(join(ROOT, 'src/store/oxigraph-worker.js'), join(dir, 'oxigraph-worker.js'));
+      // The store's deadline at 60 s: the old wait was that long, so the bound below cannot be met by it.
+      const config = join(dir, 'config.yaml');
+      await writeFile(config, `port: 0\ndatasets:\n  default:\n    data: [${data}]\n    timeoutMs: 60000\n`);
       const started = performance.now();
-      const child = spawn(process.execPath, [bin, 'serve', '--data', data, '--port', '0'], {
+      const child = spawn(process.execPath, [bin, 'serve', '--config', config], {
         cwd: ROOT,
         env: cleanEnv(),
         stdio: ['ignore', 'ignore', 'pipe'],
@@ -173,11 +177,11 @@ describe('cli: the executable', () => {
       expect(code, stderr).toBe(1);
       expect(stderr).toMatch(/^sparql-jsonapi: .*malformed\.ttl: Parser error at line 1\b/);
       expect(exitedAt - printedAt, 'ms from the error to the exit').toBeLessThan(2_000);
-      expect(exitedAt - started, 'ms from the start to the exit').toBeLessThan(8_000);
+      expect(exitedAt - started, 'ms from the start to the exit').toBeLessThan(40_000);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 
   it('openapi | head -1: a reader that closes the pipe early ends the command quietly, exit 0', async () => {
     const child = spawn(process.execPath, [...BIN, 'openapi', '--mapping', 'mappings/sample.yaml'], {
@@ -296,6 +300,7 @@ describe('cli: the executable', () => {
         () => lines,
         exited.then(() => -1),
         () => '',
+        90_000,
       );
       server = (JSON.parse(lines.find((l) => l.includes('listening on'))!) as { pid: number }).pid;
       expect(server).not.toBe(child.pid);
@@ -317,7 +322,7 @@ describe('cli: the executable', () => {
     await rm(dir, { recursive: true, force: true });
     expect(left, `the server (pid ${server}) outlived npx`).toBe(false);
     expect(lines.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
-  }, 60_000);
+  }, 180_000);
 
   it('serve --data without --mapping: serves a scaffolded mapping, written beside the data, and its description', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cli-scaffold-'));

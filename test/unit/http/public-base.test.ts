@@ -16,11 +16,11 @@ describe('forwardedBase: the base a trusted proxy gives, strictly read', () => {
       'https://api.example.org/data/api',
     ],
   ])('%j → %s', (headers, base) => {
-    expect(forwardedBase(headers, false)).toBe(base);
+    expect(forwardedBase(headers, 'http')).toBe(base);
   });
 
   it('the connection tells the scheme when no header does', () => {
-    expect(forwardedBase({ 'x-forwarded-host': 'api.example.org' }, true)).toBe('https://api.example.org');
+    expect(forwardedBase({ 'x-forwarded-host': 'api.example.org' }, 'https')).toBe('https://api.example.org');
   });
 
   it.each([
@@ -40,6 +40,6 @@ describe('forwardedBase: the base a trusted proxy gives, strictly read', () => {
     [{ 'x-forwarded-host': 'a.example', 'x-forwarded-prefix': '/a/../b%zz' }],
     [{ 'x-forwarded-host': 'a.example', 'x-forwarded-prefix': '//evil.example' }],
   ])('%j → none (the static base applies)', (headers) => {
-    expect(forwardedBase(headers, false)).toBeUndefined();
+    expect(forwardedBase(headers, 'http')).toBeUndefined();
   });
 });
