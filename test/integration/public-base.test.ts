@@ -50,13 +50,13 @@ afterAll(async () => {
 
 describe('--public-base: every link absolute', () => {
   it('a collection, a resource with its relationships, an include: every link under the base, and a walk by links.next', async () => {
-    let next: string | undefined = '/trade-activities?page[size]=40&include=concerns';
+    let next: string | undefined = '/trade-activities?page[size]=10&include=concerns';
     let pages = 0;
     while (next) {
       const { status, body } = await api.get(next, ACCEPT);
       expect(status).toBe(200);
       const all = links(body);
-      expect(all.length).toBeGreaterThan(40);
+      expect(all.length).toBeGreaterThan(10);
       for (const link of all) expect(link.startsWith(`${BASE}/`), link).toBe(true);
       next = body.links.next?.slice(BASE.length);
       pages++;
@@ -102,9 +102,10 @@ describe('--trust-proxy: the base the forwarding headers give, strictly read, ca
     const other = { ...ACCEPT, 'X-Forwarded-Proto': 'http', 'X-Forwarded-Host': 'internal.example:8080' };
     const [a, b, plain] = [await api.get(url, proxied), await api.get(url, other), await api.get(url, ACCEPT)];
     const [a2, b2] = [await api.get(url, proxied), await api.get(url, other)];
-    expect(a.body.links.self).toBe('https://api.example.net/v2/concepts?page[size]=3');
-    expect(b.body.links.self).toBe('http://internal.example:8080/concepts?page[size]=3');
-    expect(plain.body.links.self).toBe(`${BASE}/concepts?page[size]=3`);
+    const path = plain.body.links.self.slice(BASE.length);
+    expect(path).toMatch(/^\/concepts\?page/);
+    expect(a.body.links.self).toBe(`https://api.example.net/v2${path}`);
+    expect(b.body.links.self).toBe(`http://internal.example:8080${path}`);
     expect(a2.headers.get('server-timing')).toContain('cache;desc=hit');
     expect([a2.body, b2.body]).toEqual([a.body, b.body]);
   });
