@@ -42,7 +42,7 @@ export interface AppOptions {
   /** The window cache's memory bound (and a clock for tests); each dataset's `windowCacheTtlSeconds` turns it on. */
   readonly windowCache?: Omit<WindowCacheOptions, 'freshness'>;
   /**
-   * Live data: the app of the delta listener (`http/delta-listener.ts`) is `app.locals.deltaListener`,
+   * Live data: the app of the delta listener (`live/delta-listener.ts`) is `app.locals.deltaListener`,
    * for the CLI (or a test) to serve on a port of its own, never this app's. The caches' TTLs stay
    * each dataset's own: the CLI turns them on without expiry when it listens for deltas.
    */
@@ -61,7 +61,7 @@ export interface AppOptions {
    */
   readonly sharedMetrics?: Metrics;
   /**
-   * What each dataset's engine answered to the start-up questions (`execute/engine-check.ts`); a new
+   * What each dataset's engine answered to the start-up questions (`store/probes/engine-check.ts`); a new
    * map unless given. The CLI shares one across the apps a `--watch` reload builds: the engine does
    * not change with the data, so a dataset found once is not asked again.
    */
@@ -102,7 +102,7 @@ export function createApp(options: AppOptions): Express {
       defaultDataset: defaultDataset ?? names[0] ?? '',
       processMetrics: options.processMetrics ?? false,
     });
-  // What each store's engine answered to the start-up questions (execute/engine-check.ts).
+  // What each store's engine answered to the start-up questions (store/probes/engine-check.ts).
   const engines: EngineFindings = options.engines ?? new Map();
   metrics.watchEngines(engines);
   // Every query of every dataset is counted and timed on its way to the store, written in the text
@@ -238,7 +238,7 @@ export interface WarmedDataset {
 }
 
 /**
- * Reads each type's default list into the window cache (`execute/warm-lists.ts`), for every
+ * Reads each type's default list into the window cache (`cache/warm-lists.ts`), for every
  * dataset that keeps its lists without expiry (by default the embedded store's, whose data never
  * changes while the server runs), one dataset after the other. An endpoint's lists expire, if
  * kept at all: reading them ahead would be work thrown away. Stops with `signal`.

@@ -22,7 +22,7 @@ export interface DatasetOptions extends PlanOptions {
   readonly cacheTtlSeconds: number;
   /**
    * How long the window cache keeps this dataset's whole ordered lists, from which every page is
-   * cut (`execute/window-cache.ts`); `Infinity` until evicted, 0 (the default here) keeps none.
+   * cut (`cache/window-cache.ts`); `Infinity` until evicted, 0 (the default here) keeps none.
    * The CLI keeps them without expiry for the embedded store, whose data never changes while the
    * server runs, and keeps none for an endpoint unless a TTL is given.
    */
@@ -69,7 +69,7 @@ export interface Dataset {
   readonly linkBase: string;
   /**
    * The graph the store's queries read, when it reads one: delta messages name a triple's graph,
-   * and one outside it is reported as such (`plan/change-rules.ts`).
+   * and one outside it is reported as such (`live/change-rules.ts`).
    */
   readonly graph?: string;
   /** Defaults: {@link DEFAULT_DATASET_OPTIONS}. */

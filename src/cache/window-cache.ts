@@ -21,7 +21,7 @@ export interface ListWindows {
    * list (it cut the result short); then this does too, and the caller asks the store for its page.
    * A list bigger than the cache's bound still answers the request that read it, but is not kept:
    * `undefined` for later requests too, so that each does not read the whole list again.
-   * `reads` gives the IRIs the list depends on (`plan/plan-reads.ts`), asked only when the list is
+   * `reads` gives the IRIs the list depends on (`cache/plan-reads.ts`), asked only when the list is
    * read from the store, not on a hit: a change to one of them
    * (`Freshness`) makes the kept list stale, and a reading that started before the change is
    * neither joined by later requests nor kept. A list that changes faster than it can be read
@@ -42,7 +42,7 @@ export interface ListWindows {
 /**
  * How a kept list is brought up to date after changes confined to known members, rather than read
  * whole: `confined` says whether changes of the stale IRIs can have touched no member but the
- * subjects of the changed triples (`plan/patchable-list.ts`); `patch` reads those again and moves
+ * subjects of the changed triples (`cache/patchable-list.ts`); `patch` reads those again and moves
  * them (`patch-list.ts`), `undefined` when it cannot be sure where they go.
  */
 export interface ListPatcher {
@@ -313,7 +313,7 @@ export class WindowCache {
 
   /**
    * The members whose changes made a kept list stale, when they are all it takes to bring it up
-   * to date (`plan/patchable-list.ts`, and the ledger knows each changed subject): then the list
+   * to date (`cache/patchable-list.ts`, and the ledger knows each changed subject): then the list
    * is patched, not read whole. `undefined` when it must be read whole.
    */
   private changedMembers(entry: Entry): ChangedMembers | undefined {

@@ -127,7 +127,7 @@ describeEachStore('execute: plan → SPARQL → document, directly', (h) => {
     const page = { path, query };
     const related = path.replace(/\/(links|relationships)\/([^/]+)$/, '/$2');
     const document = await execute(served, plan, {
-      store: recorder,
+      store: recorder.store,
       links: { linkBase: '', self: requestLink(page), related, page },
     });
     return { document: asJson(document), raw: document, queries: recorder.queries };
@@ -138,7 +138,7 @@ describeEachStore('execute: plan → SPARQL → document, directly', (h) => {
     const recorder = new QueryRecorder(h().store);
     const plan = planRequest(h().mapping, parsePath(path), parseQuery(query), options);
     const error = await execute(h().mapping, plan, {
-      store: recorder,
+      store: recorder.store,
       links: { linkBase: '', self: path, related: path, page: { path, query } },
     }).then(
       (document) => expect.fail(`expected a 404, got ${JSON.stringify(document).slice(0, 200)}`),

@@ -103,7 +103,11 @@ for (const spec of CASES) {
       try {
         const plan = planRequest(mapping, parsePath(path), parseQuery(query), options, profiles);
         const links = { linkBase: '', self: requestLink(page), related, page };
-        const document = await execute(mapping, plan, { store: recorder, links, kept: cache && keptLists(cache) });
+        const document = await execute(mapping, plan, {
+          store: recorder.store,
+          links,
+          kept: cache && keptLists(cache),
+        });
         return { json: JSON.stringify(document), queries: recorder.queries, texts };
       } catch (error) {
         if (!(error instanceof JsonApiError)) throw error;
