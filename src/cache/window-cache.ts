@@ -37,6 +37,32 @@ export interface ListWindows {
     compute: () => Promise<OrderedList | undefined>,
     patcher?: ListPatcher,
   ): Promise<OrderedList | undefined>;
+  /**
+   * {@link ListWindows.list} for a page that must not wait on a whole reading (a list read in the
+   * background): the kept list (patched first when it can be, one query of its changed members),
+   * or `undefined` at once while none is kept; then a reading of the whole list is started
+   * unless one runs (or the list churns, or its last reading failed a moment ago), and the
+   * caller reads its page from the store. `compute` reads with a deadline of its own, not the
+   * request's.
+   */
+  listNow(
+    key: string,
+    reads: () => readonly string[],
+    compute: () => Promise<OrderedList | undefined>,
+    patcher?: ListPatcher,
+  ): Promise<OrderedList | undefined>;
+}
+
+/** What one lookup asks of the cache: the list (its key, reads, reader and patcher), and whether it waits on a whole reading. */
+interface Asked {
+  readonly dataset: string;
+  readonly key: string;
+  readonly reads: () => readonly string[];
+  readonly ttl: number;
+  readonly compute: () => Promise<OrderedList | undefined>;
+  readonly patcher: ListPatcher | undefined;
+  /** `wait`: wait on the list's whole reading (started or joined); `background`: never. */
+  readonly whole: 'wait' | 'background';
 }
 
 /**
@@ -168,10 +194,11 @@ export class WindowCache {
     if (!(ttlSeconds > 0)) return undefined;
     // lru-cache: a TTL of 0 never expires.
     const ttl = Number.isFinite(ttlSeconds) ? Math.max(1, Math.round(ttlSeconds * 1000)) : 0;
-    return {
-      list: (key, reads, compute, patcher) =>
-        this.list(dataset, JSON.stringify([dataset, key]), reads, ttl, compute, patcher),
-    };
+    const asked =
+      (whole: Asked['whole']): ListWindows['list'] =>
+      (key, reads, compute, patcher) =>
+        this.list({ dataset, key: JSON.stringify([dataset, key]), reads, ttl, compute, patcher, whole });
+    return { list: asked('wait'), listNow: asked('background') };
   }
 
   /**
@@ -203,14 +230,8 @@ export class WindowCache {
     };
   }
 
-  private async list(
-    dataset: string,
-    key: string,
-    reads: () => readonly string[],
-    ttl: number,
-    compute: () => Promise<OrderedList | undefined>,
-    patcher: ListPatcher | undefined,
-  ): Promise<OrderedList | undefined> {
+  private async list(asked: Asked): Promise<OrderedList | undefined> {
+    const { dataset, key, reads, ttl, compute, patcher } = asked;
     for (;;) {
       const entry = this.entries.get(key);
       if (entry && this.freshness.fresh(entry.reading)) {
@@ -229,6 +250,10 @@ export class WindowCache {
         // A reading that started before a change answers the requests that joined it, no later
         // one; nor is another started while it runs: the list changes faster than it is read.
         this.churned(key, flight.started);
+        count(this.misses, dataset);
+        return undefined;
+      }
+      if (flight && !flight.patch && asked.whole === 'background') {
         count(this.misses, dataset);
         return undefined;
       }
@@ -261,7 +286,12 @@ export class WindowCache {
       }
       count(this.misses, dataset);
       if ((this.churning.get(key)?.until ?? 0) > this.clock.now()) return undefined;
-      return this.read(key, { dataset, reads: reads(), stamp: this.freshness.now() }, ttl, compute, patcher);
+      const started = this.clock.now();
+      const reading = this.read(key, { dataset, reads: reads(), stamp: this.freshness.now() }, ttl, compute, patcher);
+      if (asked.whole === 'wait') return reading;
+      // Nobody waits on it: a failure pauses the next reading as a churn does (an error of its own, not a page's).
+      reading.catch(() => this.churned(key, started));
+      return undefined;
     }
   }
 
