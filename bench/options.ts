@@ -97,9 +97,10 @@ export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m|10m]... [--sto
   --delta-rate N    delta messages a second of the --deltas stream (default 10)
   --loader L        how the data goes into Virtuoso: load (default: the project's own
                     \`sparql-jsonapi load\` through /sparql-auth as dba, as the README does) or
-                    bulk (Virtuoso's ld_dir + rdf_loader_run, then a checkpoint); the result
-                    file records which. The shapes' data gets one mu:uuid per resource that has
-                    none (concepts, schemes, countries), so that a peer can serve the same graph
+                    bulk (Virtuoso's ld_dir + rdf_loader_run, then a checkpoint); also for
+                    --sort-corpus and --deltas; the result file records which. The shapes' data
+                    gets one mu:uuid per resource that has none (concepts, schemes, countries),
+                    so that a peer can serve the same graph
   --clients C       load generators, comma-separated (default keep-alive,autocannon):
                     keep-alive is a front-end's client (Node http, keep-alive Agent, maxSockets
                     10, Accept: application/vnd.api+json, bodies read whole): per shape one
