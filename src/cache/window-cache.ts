@@ -31,12 +31,7 @@ export interface ListWindows {
    * stale and patched by the next request that asks for it: one query for the changed members,
    * not the whole list (docs/live-data.md, "Lists patched in place").
    */
-  list(
-    key: string,
-    reads: () => readonly string[],
-    compute: () => Promise<OrderedList | undefined>,
-    patcher?: ListPatcher,
-  ): Promise<OrderedList | undefined>;
+  readonly list: ListLookup;
   /**
    * {@link ListWindows.list} for a page that must not wait on a whole reading (a list read in the
    * background): the kept list (patched first when it can be, one query of its changed members),
@@ -45,13 +40,16 @@ export interface ListWindows {
    * caller reads its page from the store. `compute` reads with a deadline of its own, not the
    * request's.
    */
-  listNow(
-    key: string,
-    reads: () => readonly string[],
-    compute: () => Promise<OrderedList | undefined>,
-    patcher?: ListPatcher,
-  ): Promise<OrderedList | undefined>;
+  readonly listNow: ListLookup;
 }
+
+/** A lookup of one list: its key (the list query's text), the IRIs it reads, how to read it whole, how to patch it. */
+export type ListLookup = (
+  key: string,
+  reads: () => readonly string[],
+  compute: () => Promise<OrderedList | undefined>,
+  patcher?: ListPatcher,
+) => Promise<OrderedList | undefined>;
 
 /** What one lookup asks of the cache: the list (its key, reads, reader and patcher), and whether it waits on a whole reading. */
 interface Asked {
