@@ -38,7 +38,7 @@ export interface ServerConfig {
   readonly trustProxy?: boolean;
 }
 
-/** Where and how the delta listener listens (`http/delta-listener.ts`). */
+/** Where and how the delta listener listens (`live/delta-listener.ts`). */
 export interface DeltasConfig {
   readonly host: string;
   readonly port: number;

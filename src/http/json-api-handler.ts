@@ -167,7 +167,7 @@ async function answer(
   const stop = requestSignal(res, options.timeoutMs, shutdown);
   const { signal } = stop;
   try {
-    const store = withSignal(recorder, signal);
+    const store = withSignal(recorder.store, signal);
     const document = await execute(dataset.mapping, plan, { store, links, trace, ...remembered?.(dataset, options) });
     // An explanation is of this one run: never cached, here or by anyone.
     if (parameters.explain) document.meta = { ...document.meta, explain: explanation(trace, recorder) };
