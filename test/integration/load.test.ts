@@ -89,8 +89,11 @@ async function startProxy(
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const request = { method: req.method!, url: req.url!, body: Buffer.concat(chunks).toString('utf8') };
-    requests.push(request);
-    const answer = decide(request, requests.length);
+    // The loader's SELECTs (the targets' counts, the look-up of staging graphs left behind) are
+    // forwarded but not listed: the tests follow what it writes.
+    const query = request.body.startsWith('query=');
+    if (!query) requests.push(request);
+    const answer = query ? 'forward' : decide(request, requests.length);
     if (answer === 'hang') return; // never answered; closed by close()
     if (answer !== 'forward') {
       res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? '');
@@ -478,7 +481,9 @@ for (const [engine, started] of ENGINES) {
         const io = captureIo();
         const args = ['--endpoint', proxy.endpointUrl, '--graph', graph, '--replace', '--no-staging', SMALL];
         expect(await runLoad(args, io), io.err.join('\n')).toBe(0);
-        expect(io.out.at(-1)).toMatch(new RegExp(`replacing <${graph}> without staging, Graph Store Protocol\\)$`));
+        expect(io.out.at(-1)).toMatch(
+          new RegExp(`^<${graph}> holds \\d+ triples, was \\d+: .*replacing without staging, Graph Store Protocol\\)$`),
+        );
         expect(proxy.requests.map(kind)).toEqual(['DROP', 'batch', 'batch']);
         expect(proxy.requests[0]!.body).toBe(`DROP SILENT GRAPH <${graph}>`);
         const target = `graph=${encodeURIComponent(graph)}`;
@@ -657,7 +662,7 @@ for (const [engine, started] of ENGINES) {
         const code = await runLoad(['--endpoint', proxy.endpointUrl, '--graph', graph, '--timeout', '0.2', OTHER], io);
         expect(code).toBe(1);
         expect(io.err.at(-1)).toMatch(
-          /^load failed: moving the staged triples into <\S+>: \S+ did not answer within 0\.2 s \(3 attempts\)\. The store may still be moving them: .* DROP SILENT GRAPH <urn:sparql-jsonapi:staging:[0-9a-f-]+>$/,
+          /^load failed: moving the staged triples into <\S+>: \S+ did not answer within 0\.2 s \(3 attempts\)\. The store may still be moving them: .* DROP SILENT GRAPH <urn:sparql-jsonapi:staging:[^>\s]+>$/,
         );
         staging = /DROP SILENT GRAPH <([^>]+)>$/.exec(io.err.at(-1)!)![1]!;
         expect(proxy.requests.map(kind).filter((k) => k === 'ADD')).toHaveLength(3);
