@@ -53,6 +53,10 @@ export async function loadMapping(file: string): Promise<Mapping> {
   return compileMapping(raw, file);
 }
 
+/** A relationship target the mapping lacks: the types it has are listed once, on a line of their own. */
+const NOT_A_TYPE_END = 'is not a type of this mapping';
+const NOT_A_TYPE = (name: string) => `'${name}' ${NOT_A_TYPE_END}`;
+
 /**
  * Validates a parsed mapping document and compiles it into the frozen index requests use.
  *
@@ -69,6 +73,9 @@ export function compileMapping(raw: unknown, source: string): Mapping {
   const problems: string[] = [];
   const warnings: string[] = [];
   const draft: Mapping = { source, types: compileTypes(parsed.data, problems, warnings) };
+  // The choices once, not on each line that names a type the mapping lacks.
+  if (problems.some((problem) => problem.endsWith(NOT_A_TYPE_END)))
+    problems.push(`types: the types of this mapping are ${Object.keys(parsed.data.types).join(', ')}`);
   // Sort paths cross types, so default sorts resolve once every type exists.
   const types = new Map<string, ResourceType>();
   for (const type of draft.types.values()) {
@@ -136,10 +143,7 @@ function compileTypes(file: MappingFile, problems: string[], warnings: string[])
       const path = `${at}.relationships.${field}`;
       checkFieldName(field, path, problems);
       if (attributes.has(field)) problems.push(`${path}: '${field}' is also an attribute; fields share one namespace`);
-      if (!Object.hasOwn(file.types, rel.target))
-        problems.push(
-          `${path}.target: '${rel.target}' is not a type of this mapping (types: ${Object.keys(file.types).join(', ')})`,
-        );
+      if (!Object.hasOwn(file.types, rel.target)) problems.push(`${path}.target: ${NOT_A_TYPE(rel.target)}`);
       relationships.set(
         field,
         Object.freeze({

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JsonApiError } from '../../../src/errors/json-api-error.js';
-import { loadMapping } from '../../../src/mapping/load-mapping.js';
+import { compileMapping, loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping, ResourceType } from '../../../src/mapping/model.js';
 import { parseSort } from '../../../src/request/parse-sort.js';
 import { thrown as thrownError } from '../../support/thrown.js';
@@ -123,6 +123,21 @@ const SORTABLE =
   /Sortable: id, financial-year, concerns\.<attribute>, origin\.<attribute>, destination\.<attribute>, amount\.<attribute>\./;
 /** The empty-field message shows the whole value and an example of what is expected. */
 const EMPTY_FIELD = /empty field .*expected comma-separated fields/;
+
+describe("parseSort: the empty-field message's example is the type's own fields", () => {
+  it.each([
+    ['trade-activities', /such as -financial-year,id\./],
+    ['concepts', /such as -notation,id\./],
+  ])('%s', (name, example) => {
+    const detail = thrown(() => parseSort('', mapping, mapping.types.get(name)!)).errors[0]!.detail;
+    expect(detail).toMatch(example);
+  });
+
+  it('a type without attributes: id', () => {
+    const bare = compileMapping({ types: { things: { class: 'http://x.org/T', id: { hex: true } } } }, 'inline');
+    expect(thrown(() => parseSort(',', bare, bare.types.get('things')!)).errors[0]!.detail).toMatch(/such as id\./);
+  });
+});
 
 describe('parseSort: rejected values', () => {
   it.each([
