@@ -21,8 +21,11 @@ export const PAGE_PARAMETERS = [
   'page.before',
 ] as const;
 
+/** The one `fields[type]` parameter of every type. */
+export const FIELDS = 'fields';
+
 /**
- * The page family, If-None-Match, and per type: sort, include, filter, fields[type]; with the
+ * The page family, If-None-Match, `fields`, and per type: sort, include, filter; with the
  * schemas of filter values they share (one per kind of comparison: `filter.text`, `filter.date`…).
  *
  * @example parameterComponents(mapping, DEFAULT_DATASET_OPTIONS).parameters['concepts.sort']
@@ -74,8 +77,8 @@ export function parameterComponents(
       schema: { type: 'string' },
     },
   };
+  components[FIELDS] = fieldsParameter(mapping);
   for (const type of mapping.types.values()) {
-    components[names.fields(type.name)] = fieldsParameter(type);
     components[names.sort(type.name)] = sortParameter(mapping, type, options);
     components[names.include(type.name)] = includeParameter(mapping, type, options);
     components[names.filter(type.name)] = filterParameter(mapping, type, options, schemas);
@@ -83,19 +86,28 @@ export function parameterComponents(
   return { parameters: components, schemas };
 }
 
-/** `fields[type]`: a comma-separated list of the type's attributes and relationships, or nothing. */
-function fieldsParameter(type: ResourceType): Json {
-  const fields = [...type.attributes.keys(), ...type.relationships.keys()];
+/**
+ * `fields[type]` for every type, as one deepObject parameter (`fields[concepts]=label,notation`):
+ * each operation refers to it once, where one parameter per type made every operation list them
+ * all (a document of types × paths). Each property: a comma-separated list of the type's
+ * attributes and relationships, or nothing.
+ */
+function fieldsParameter(mapping: Mapping): Json {
+  const properties = Object.fromEntries(
+    [...mapping.types.values()].map((type) => {
+      const fields = [...type.attributes.keys(), ...type.relationships.keys()];
+      const list = fields.length > 0 ? `(?:${fields.join('|')})` : '(?!)';
+      return [type.name, { type: 'string', pattern: `^(?:${list}(?:,${list})*)?$` }];
+    }),
+  );
   return {
-    name: `fields[${type.name}]`,
+    name: 'fields',
     in: 'query',
-    description: `Sparse fieldset: the fields ${type.name} resources show (in data and in included), comma-separated; empty for none. Without it, every field.`,
-    style: 'form',
-    explode: false,
-    schema:
-      fields.length > 0
-        ? { type: 'array', items: { type: 'string', enum: fields } }
-        : { type: 'array', items: { type: 'string' }, maxItems: 0 },
+    description:
+      "Sparse fieldsets: fields[type]=a,b shows only those fields of the type's resources (in data and in included); empty for none. Without it, every field.",
+    style: 'deepObject',
+    explode: true,
+    schema: { type: 'object', additionalProperties: false, properties },
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
 import { CURSOR_PAGINATION_MEDIA_TYPE, CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
 import { type Json, names, ref } from './json-schema.js';
-import { PAGE_PARAMETERS } from './parameters.js';
+import { FIELDS, PAGE_PARAMETERS } from './parameters.js';
 import { oneOf, typeWords } from './words.js';
 
 /** The error responses of every dataset URL; 400 only where a query parameter can be wrong. */
@@ -29,7 +29,7 @@ interface Operation {
  */
 export function pathItems(mapping: Mapping): Record<string, Json> {
   const paths: Record<string, Json> = {};
-  const fields = [...mapping.types.keys()].map((name) => ref(names.fields(name), 'parameters'));
+  const fields = [ref(FIELDS, 'parameters')];
   for (const type of mapping.types.values()) {
     const idParameter = {
       name: 'id',
@@ -64,7 +64,7 @@ const listParameters = (type: ResourceType): Json[] => [
   ...PAGE_PARAMETERS.map((p) => ref(p, 'parameters')),
 ];
 
-/** `include`, and one `fields[type]` per type of the mapping (any type may be named, included or not). */
+/** `include`, and `fields[type]` of every type of the mapping (any type may be named, included or not). */
 const documentParameters = (type: ResourceType, fields: readonly Json[]): Json[] => [
   ref(names.include(type.name), 'parameters'),
   ...fields,

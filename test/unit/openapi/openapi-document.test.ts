@@ -255,7 +255,14 @@ describe('attribute schemas', () => {
     };
     const document = openApiDocument(mapping, { dataset: 'd', serverUrl: '/', plan: DEFAULT_DATASET_OPTIONS }) as any;
     const ajv = new Ajv2020({ strict: false });
-    const validate = ajv.compile(document.components.schemas.t.properties.attributes.properties.a);
+    // Value schemas are shared components (`value.…`): resolve the refs into the attribute's schema.
+    const schemas = document.components.schemas;
+    const resolved = JSON.parse(JSON.stringify(schemas.t.properties.attributes.properties.a), (_key, value) =>
+      value?.$ref?.startsWith('#/components/schemas/value.')
+        ? schemas[value.$ref.slice('#/components/schemas/'.length)]
+        : value,
+    );
+    const validate = ajv.compile(resolved);
     for (const value of valid) expect(validate(value), JSON.stringify(value)).toBe(true);
     for (const value of invalid) expect(validate(value), JSON.stringify(value)).toBe(false);
   });
