@@ -145,16 +145,10 @@ export function documentSchemas(mapping: Mapping, type: ResourceType, includeDep
   const self = { type: 'object', required: ['self'], additionalProperties: false, properties: { self: link(at) } };
   const linkageLinks = ref(SHARED.linkageLinks);
   const reachable = reachableTypes(mapping, type, includeDepth);
-  const document = (
-    title: string,
-    data: Json,
-    links: Json,
-    extra: Json = {},
-    required = ['jsonapi', 'links', 'data'],
-  ) => ({
+  const document = (title: string, data: Json, links: Json, extra: Json = {}) => ({
     type: 'object',
     title,
-    required,
+    required: ['jsonapi', 'links', 'data'],
     additionalProperties: false,
     properties: { jsonapi, links, data, ...extra },
   });

@@ -5,6 +5,7 @@ import { comparisonOf } from '../request/filter-values.js';
 import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
 import { FILTER_OPERATORS, type FilterOperator, operatorsFor } from '../request/parse-filter.js';
 import { type Chain, chains, includePaths, MAX_ENUMERATED, sortFields } from './field-paths.js';
+import { FIELDS, fieldsParameter } from './fields-parameter.js';
 import { type Json, names, ref } from './json-schema.js';
 
 /** A JSON:API member name, and a dot path of up to `hops + 1` of them. */
@@ -20,9 +21,6 @@ export const PAGE_PARAMETERS = [
   'page.after',
   'page.before',
 ] as const;
-
-/** The one `fields[type]` parameter of every type. */
-export const FIELDS = 'fields';
 
 /**
  * The page family, If-None-Match, `fields`, and per type: sort, include, filter; with the
@@ -84,31 +82,6 @@ export function parameterComponents(
     components[names.filter(type.name)] = filterParameter(mapping, type, options, schemas);
   }
   return { parameters: components, schemas };
-}
-
-/**
- * `fields[type]` for every type, as one deepObject parameter (`fields[concepts]=label,notation`):
- * each operation refers to it once, where one parameter per type made every operation list them
- * all (a document of types × paths). Each property: a comma-separated list of the type's
- * attributes and relationships, or nothing.
- */
-function fieldsParameter(mapping: Mapping): Json {
-  const properties = Object.fromEntries(
-    [...mapping.types.values()].map((type) => {
-      const fields = [...type.attributes.keys(), ...type.relationships.keys()];
-      const list = fields.length > 0 ? `(?:${fields.join('|')})` : '(?!)';
-      return [type.name, { type: 'string', pattern: `^(?:${list}(?:,${list})*)?$` }];
-    }),
-  );
-  return {
-    name: 'fields',
-    in: 'query',
-    description:
-      "Sparse fieldsets: fields[type]=a,b shows only those fields of the type's resources (in data and in included); empty for none. Without it, every field.",
-    style: 'deepObject',
-    explode: true,
-    schema: { type: 'object', additionalProperties: false, properties },
-  };
 }
 
 function sortParameter(mapping: Mapping, type: ResourceType, options: PlanOptions): Json {

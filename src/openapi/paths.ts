@@ -1,7 +1,8 @@
 import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
 import { CURSOR_PAGINATION_MEDIA_TYPE, CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
+import { FIELDS } from './fields-parameter.js';
 import { type Json, names, ref } from './json-schema.js';
-import { FIELDS, PAGE_PARAMETERS } from './parameters.js';
+import { PAGE_PARAMETERS } from './parameters.js';
 import { oneOf, typeWords } from './words.js';
 
 /** The error responses of every dataset URL; 400 only where a query parameter can be wrong. */
