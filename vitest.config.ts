@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Where a test lives (one rule):
-//   test/unit/<path>.test.ts        unit tables of src/<path>.ts; no store, no network, files in parallel
+//   test/unit/<path>.test.ts        unit tables of src/<path>.ts (and of scripts/<path>.ts, under
+//                                   test/unit/scripts/); no store, no network, files in parallel
 //   test/bench/<name>.test.ts       the benchmark's pure parts (bench/<name>.ts), apart from the product
 //   test/integration/*.test.ts      everything that needs a store, a server or a process: one file at a time
 // `vitest run` (npm test) runs the three projects; `--project unit` is the quick loop.
