@@ -1,7 +1,7 @@
 import type { Mapping, ResourceType } from '../mapping/model.js';
 import { reachableTypes } from './field-paths.js';
 import { type Json, names, orNull, ref } from './json-schema.js';
-import { EXAMPLE_ID, link } from './words.js';
+import { EXAMPLE_ID, link, nullableLink } from './words.js';
 
 /** Shared component names (with a dot, like every non-resource component). */
 export const SHARED = {
@@ -96,8 +96,8 @@ function pageLinks(exampleType: string): Json {
     properties: {
       self: link(page(1)),
       first: link(page(0)),
-      prev: link(page(0), true),
-      next: link(page(2), true),
+      prev: nullableLink(page(0)),
+      next: nullableLink(page(2)),
       last: link(page(4)),
     },
   };

@@ -137,7 +137,7 @@ async function checkedId(
     const proposal = proposeId(iris);
     const base = proposal.kind === 'template' ? proposal.prefix : proposal.base;
     if (base === '') return proposal;
-    const [outlier] = await ask(outlierQuery(classIri, base, proposal.kind === 'template'));
+    const [outlier] = await ask(outlierQuery(classIri, base, { hex: proposal.kind === 'template' }));
     if (!outlier?.s) return proposal;
     iris.push(outlier.s.value);
   }

@@ -167,11 +167,11 @@ export function valuesQuery(sample: readonly string[], predicate: string): strin
  * lowercase hex (at most one row, `?s`): the check that a strategy proposed from a sample fits
  * every member.
  *
- * @example outlierQuery('http://x.org/C', 'http://x.org/c/', true) // … !STRSTARTS(STR(?s), "http://x.org/c/") || !REGEX(…) … LIMIT 1
+ * @example outlierQuery('http://x.org/C', 'http://x.org/c/', { hex: true }) // … !STRSTARTS(STR(?s), "http://x.org/c/") || !REGEX(…) … LIMIT 1
  */
-export function outlierQuery(classIri: string, base: string, hex: boolean): string {
-  const rest = hex ? ` || !REGEX(SUBSTR(STR(?s), ${[...base].length + 1}), ${TEMPLATE_ID_REGEX})` : '';
-  return `SELECT ?s WHERE { ?s a ${iriRef(classIri)} FILTER(isIRI(?s) && (!STRSTARTS(STR(?s), ${iriText(base)})${rest})) } LIMIT 1`;
+export function outlierQuery(classIri: string, base: string, rest: { readonly hex: boolean }): string {
+  const hexRest = rest.hex ? ` || !REGEX(SUBSTR(STR(?s), ${[...base].length + 1}), ${TEMPLATE_ID_REGEX})` : '';
+  return `SELECT ?s WHERE { ?s a ${iriRef(classIri)} FILTER(isIRI(?s) && (!STRSTARTS(STR(?s), ${iriText(base)})${hexRest})) } LIMIT 1`;
 }
 
 /**

@@ -28,8 +28,8 @@ describe('scaffold queries', () => {
     ['untyped objects', untypedObjectsQuery(SAMPLE, 100)],
     ['incoming', incomingQuery(SAMPLE, 100)],
     ['values', valuesQuery(SAMPLE, 'http://x.org/p')],
-    ['outlier (template)', outlierQuery(C, 'http://x.org/c/', true)],
-    ['outlier (base)', outlierQuery(C, 'http://x.org/été/', false)],
+    ['outlier (template)', outlierQuery(C, 'http://x.org/c/', { hex: true })],
+    ['outlier (base)', outlierQuery(C, 'http://x.org/été/', { hex: false })],
     ['shapes', shapesQuery(100)],
   ])('%s: one SPARQL 1.1 SELECT with a LIMIT', (_, text) => {
     const parsed = new Parser().parse(text) as { queryType: string; limit?: number };
@@ -40,7 +40,7 @@ describe('scaffold queries', () => {
   it('refuses an IRI that could close the <…> or "…" it is written in', () => {
     for (const bad of ['http://x/a> } DROP ALL #', 'http://x/"', 'not an iri', 'http://x/a\u2028'])
       expect(() => iriRef(bad)).toThrow(/not an IRI a query may hold/);
-    expect(() => outlierQuery(C, 'http://x/" || true || "', false)).toThrow();
+    expect(() => outlierQuery(C, 'http://x/" || true || "', { hex: false })).toThrow();
     expect(() => membersQuery('http://x/C>', 5)).toThrow();
     expect(() => predicatesQuery(['http://x/c/1', 'http://x/c/2> } DROP ALL #'], 5)).toThrow();
   });
@@ -54,11 +54,11 @@ describe('scaffold queries', () => {
   });
 
   it("the template check is mapping/ids.ts's template id pattern, as SPARQL parses it", () => {
-    const parsed = JSON.stringify(new Parser().parse(outlierQuery(C, 'http://x.org/c/', true)));
+    const parsed = JSON.stringify(new Parser().parse(outlierQuery(C, 'http://x.org/c/', { hex: true })));
     expect(parsed).toContain(`"value":${JSON.stringify(ID_PATTERNS.template.source)}`);
   });
 
   it('the template check counts code points, as SPARQL SUBSTR does', () => {
-    expect(outlierQuery(C, 'http://x.org/\u{1D538}/', true)).toContain('SUBSTR(STR(?s), 16)');
+    expect(outlierQuery(C, 'http://x.org/\u{1D538}/', { hex: true })).toContain('SUBSTR(STR(?s), 16)');
   });
 });
