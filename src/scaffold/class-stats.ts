@@ -1,6 +1,6 @@
 import type { Term } from '@rdfjs/types';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
-import { XSD } from '../rdf/vocabulary.js';
+import { INTEGER_TYPES, XSD } from '../rdf/vocabulary.js';
 import type { Row } from '../store/store.js';
 import type { IncomingStats, PredicateStats, Spread } from './model.js';
 
@@ -54,23 +54,6 @@ export function predicateStats(rows: StatsRows): PredicateStats[] {
     });
 }
 
-/** XSD's integer types: all derived from xsd:decimal. */
-const INTEGERS = [
-  'integer',
-  'long',
-  'int',
-  'short',
-  'byte',
-  'nonNegativeInteger',
-  'positiveInteger',
-  'nonPositiveInteger',
-  'negativeInteger',
-  'unsignedLong',
-  'unsignedInt',
-  'unsignedShort',
-  'unsignedByte',
-].map((t) => `${XSD}${t}`);
-
 /**
  * Integers counted as decimals when the values also hold decimals: each integer is one, and
  * stores differ in which they keep (Virtuoso answers `DATATYPE` xsd:decimal for the sample's
@@ -81,7 +64,7 @@ function foldIntegers(datatypes: Record<string, Spread>): Record<string, Spread>
   if (datatypes[decimal] === undefined) return datatypes;
   const folded: Record<string, Spread> = {};
   for (const [datatype, spread] of Object.entries(datatypes)) {
-    const key = INTEGERS.includes(datatype) ? decimal : datatype;
+    const key = INTEGER_TYPES.has(datatype) ? decimal : datatype;
     folded[key] = merge(folded[key], spread);
   }
   return folded;
