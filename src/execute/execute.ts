@@ -64,7 +64,8 @@ export async function execute(
       if (values.size === 1) trace.found = iri;
       const member = { iri, id: plan.id };
       const inclusion = known ? early : await include(view, type, [member], store, links.linkBase, trace);
-      const resource = resourceObject(type, member, values.get(iri), links.linkBase, {
+      const resource = resourceObject(type, member, values.get(iri), {
+        linkBase: links.linkBase,
         fields: view.fields.get(type.name),
         linkage: inclusion?.linkageOf(member),
       });
@@ -132,7 +133,7 @@ async function fetchResources(
   const values = fetched ?? groupValues(rows);
   const fields = view.fields.get(type.name);
   const data = members.map((member) =>
-    resourceObject(type, member, values.get(member.iri), linkBase, { fields, linkage: inclusion?.linkageOf(member) }),
+    resourceObject(type, member, values.get(member.iri), { linkBase, fields, linkage: inclusion?.linkageOf(member) }),
   );
   return inclusion ? { data, included: inclusion.included } : { data };
 }

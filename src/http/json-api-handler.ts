@@ -71,7 +71,7 @@ export function jsonApiHandler(
     const cached = cache.get(key, options.cacheTtlSeconds);
     if (cached) {
       res.setHeader('Server-Timing', 'cache;desc=hit');
-      await sendVariants(req, res, cached, options.cacheControl, undefined, () => cache.grown(key));
+      await sendVariants(req, res, cached, { cacheControl: options.cacheControl, made: () => cache.grown(key) });
       return;
     }
     // Before anything is read: a change announced from now on makes this answer stale.
@@ -104,14 +104,14 @@ export function jsonApiHandler(
         // An explanation is of this one run: never cached, here or by anyone.
         document.meta = { ...document.meta, explain: explanation(trace, recorder) };
         res.setHeader('Server-Timing', timing);
-        await sendVariants(req, res, new Variants(represent(document)), 'no-store');
+        await sendVariants(req, res, new Variants(represent(document)), { cacheControl: 'no-store' });
         return;
       }
       const reads = options.cacheTtlSeconds > 0 ? planReads(dataset.mapping, plan, trace.found, trace.shown) : [];
       const reading = { dataset: dataset.name, reads, stamp };
       const variants = cache.set(key, new Variants(represent(document)), options.cacheTtlSeconds, reading);
       res.setHeader('Server-Timing', timing + (options.cacheTtlSeconds > 0 ? ', cache;desc=miss' : ''));
-      await sendVariants(req, res, variants, options.cacheControl, undefined, () => cache.grown(key));
+      await sendVariants(req, res, variants, { cacheControl: options.cacheControl, made: () => cache.grown(key) });
     } catch (error) {
       res.setHeader('Server-Timing', recorder.serverTiming(trace.name()));
       if (!signal.aborted) throw error;
