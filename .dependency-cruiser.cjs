@@ -3,6 +3,11 @@
 // http/ serves, cli/ starts. Each stage imports only from stages before it, never from one after.
 //   foundation: errors/, rdf/ (import nothing of ours), then mapping/
 //   pipeline:   request/ → plan/ → sparql/ ; store/ ; shape/ (reads plan output) ; execute/ (runs them)
+//               store/probes/: the start-up questions to a store (engine check, empty types), in SPARQL
+//   remembering: cache/ (response cache, window cache, hints, query memo, the freshness ledger:
+//               each with what drops its entries) and live/ (deltas: what a change drops). The
+//               computing stages know neither: they declare the interfaces cache/ implements
+//               (KeptLists, ListHints, TemplateMemo), and the app gives them (app.ts).
 //   description: openapi/ (reads the mapping and what request/ and plan/ accept; used by http/ and cli/)
 //   scaffold/:  a mapping from the data (reads mapping/, store/, rdf/; used by cli/ only)
 //   serving:    dataset.ts → http/ → app.ts → cli/ ; load/ is the loader, started by cli/
@@ -62,8 +67,39 @@ module.exports = {
       'Query builders turn a plan into a sparqljs AST; they never see rows.',
     ),
     layer(
+      'computing-knows-no-cache',
+      '^src/(mapping|request|plan|sparql|store|shape|execute|openapi)/',
+      '^src/(cache|live)/',
+      'What remembers is put around the computing stages, never imported by them: they declare interfaces, the app injects cache/.',
+    ),
+    layer(
+      'handler-calls-no-cache',
+      '^src/http/json-api-handler\\.ts$',
+      '^src/cache/',
+      'The JSON:API handler is the uncached pipeline; the response cache is put around it (cache/cached-responses.ts).',
+    ),
+    layer(
+      'lru-cache-in-cache-only',
+      '^src/(?!(cache|live)/)',
+      '(^|/)node_modules/lru-cache/',
+      'Whatever keeps entries lives in cache/ (or live/), with what drops them.',
+    ),
+    layer(
+      'cache-below-app',
+      '^src/cache/',
+      '^src/(live|cli|load)/|^src/app\\.ts$',
+      'cache/ keeps answers and lists for the handler and the executor; live/ drops its entries, not the other way.',
+    ),
+    layer('live-below-app', '^src/live/', '^src/(cli|load)/|^src/app\\.ts$', 'The delta listener is built by the app.'),
+    layer(
+      'store-probes-ask-in-sparql',
+      '^src/store/probes/',
+      `^src/(request|plan|shape|execute)/|${SERVING}`,
+      'The start-up probes write their questions with sparql/ and the mapping, and know no request.',
+    ),
+    layer(
       'store-knows-no-request',
-      '^src/store/',
+      '^src/store/(?!probes/)',
       `^src/(mapping|request|plan|sparql|shape|execute)/|${SERVING}`,
       'A store runs query text and returns rows, whatever asked.',
     ),
@@ -140,6 +176,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js'] },
-    exclude: { path: '^(dist|coverage|node_modules)/' },
+    exclude: { path: '^(dist|coverage)/' },
   },
 };

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { access, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { generateDataset, writeDataset } from '../scripts/generate.js';
+import { loadMapping } from '../src/mapping/load-mapping.js';
+import { MU_UUID, muUuidTriples } from './mu-uuids.js';
 import type { Size } from './options.js';
 
 /**
@@ -15,7 +17,7 @@ const ROTATION = 50;
 
 const DATA_DIR = fileURLToPath(new URL('./.data/', import.meta.url));
 const GENERATOR = fileURLToPath(new URL('../scripts/generate.ts', import.meta.url));
-const MU_UUID = 'http://mu.semte.ch/vocabularies/core/uuid';
+const MAPPING = fileURLToPath(new URL('../mappings/sample.yaml', import.meta.url));
 const CONCERNS = 'http://linkedeconomy.org/ontology#concerns';
 const ACTIVITY = 'http://linkedeconomy.org/resource/TradeActivity/';
 const ISO_CODE = 'http://linkedeconomy.org/ontology#countryIsoCode';
@@ -32,9 +34,14 @@ export interface BenchDataset {
   readonly countryCodes: readonly string[];
   /** Milliseconds it took to generate, or 0 when it came from the cache. */
   readonly generatedMs: number;
+  /**
+   * The `mu:uuid` triples the peer needs and the data lacks (`mu-uuids.ts`), in a file of their
+   * own: the store under test gets them beside the data, so that the peer can serve the same graph.
+   */
+  readonly muUuids?: { readonly file: string; readonly triples: number };
 }
 
-interface CachedMeta extends Omit<BenchDataset, 'file' | 'generatedMs' | 'size'> {
+interface CachedMeta extends Omit<BenchDataset, 'file' | 'generatedMs' | 'size' | 'muUuids'> {
   readonly generator: string;
 }
 
@@ -63,13 +70,44 @@ export async function benchDataset(size: Size): Promise<BenchDataset> {
       () => false,
     ))
   ) {
-    return { size, file, generatedMs: 0, ...withoutGenerator(cached) };
+    return {
+      size,
+      file,
+      generatedMs: 0,
+      ...withoutGenerator(cached),
+      muUuids: await muUuidFile(activities, generator),
+    };
   }
   const started = performance.now();
   const triples = await writeDataset({ activities }, file);
   const meta: CachedMeta = { generator, triples, activities, ...sampleIds(activities) };
   await writeFile(metaFile, JSON.stringify(meta, null, 1));
-  return { size, file, generatedMs: Math.round(performance.now() - started), ...withoutGenerator(meta) };
+  const generatedMs = Math.round(performance.now() - started);
+  return { size, file, generatedMs, ...withoutGenerator(meta), muUuids: await muUuidFile(activities, generator) };
+}
+
+/** The dataset's `mu:uuid` supplement, written beside it the first time (keyed by the generator too). */
+async function muUuidFile(activities: number, generator: string): Promise<NonNullable<BenchDataset['muUuids']>> {
+  const file = `${DATA_DIR}generated-${activities}.mu-uuid.nt`;
+  const metaFile = `${DATA_DIR}generated-${activities}.mu-uuid.meta.json`;
+  const cached = await readFile(metaFile, 'utf8').then(
+    (text) => JSON.parse(text) as { generator: string; triples: number },
+    () => undefined,
+  );
+  const present = await access(file).then(
+    () => true,
+    () => false,
+  );
+  // The ids come from the mapping as much as from the generator.
+  const key = `${generator}:${createHash('sha256')
+    .update(await readFile(MAPPING))
+    .digest('hex')
+    .slice(0, 16)}`;
+  if (cached?.generator === key && present) return { file, triples: cached.triples };
+  const lines = muUuidTriples(generateDataset({ activities }), await loadMapping(MAPPING));
+  await writeFile(file, lines.map((line) => `${line}\n`).join(''));
+  await writeFile(metaFile, JSON.stringify({ generator: key, triples: lines.length }));
+  return { file, triples: lines.length };
 }
 
 function withoutGenerator({ generator: _, ...rest }: CachedMeta): Omit<CachedMeta, 'generator'> {

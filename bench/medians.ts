@@ -1,5 +1,6 @@
+import { compareKeepAlive } from './keep-alive-report.js';
 import { HOP_RATIO_TARGET, overhead } from './overhead.js';
-import { compareWithPeer } from './reference.js';
+import { compareWithPeer, PEER_TARGETS } from './reference.js';
 import { fixed, markdownTable } from './report.js';
 import type { RunResult, ShapeResult, StoreResult } from './results.js';
 import { median } from './stats.js';
@@ -98,4 +99,68 @@ function figures(result: StoreResult, key: string) {
     hopRatio: overhead(shape, result.hop)?.hopRatio,
     queries: shape.sequential.queries.max,
   };
+}
+
+/** Each run's figure, '–' where a run has none. */
+const each = (values: readonly number[]) => values.map((v) => rate(v)).join(' / ');
+
+/**
+ * The medians of several runs under the keep-alive client on one store at one size: per shape,
+ * this server's and the peer's req/s in each run and their medians, the median of each run's
+ * this ÷ peer (the two alternate within a run, so a run's ratio is the fairer one) against its
+ * target, autocannon's median beside, and the median CPU µs per request of each process over this
+ * server's loop (and the peer's own over its loop).
+ *
+ * @example console.log(renderKeepAliveMedians(runs.flatMap((r) => r.stores)))
+ */
+export function renderKeepAliveMedians(results: readonly StoreResult[]): string | undefined {
+  const compared = results.map((result) => compareKeepAlive(result));
+  const keys = [...new Set(compared.flatMap((list) => list.map((c) => c.key)))];
+  if (keys.length === 0) return undefined;
+  const rows = keys.map((key) => {
+    const shape = compared.map((list) => list.find((c) => c.key === key));
+    const ours = shape.map((c) => c?.ours.loop.requestsPerSecond ?? Number.NaN);
+    const peer = shape.map((c) =>
+      c === undefined || 'na' in c.peer
+        ? Number.NaN
+        : c.peer.source === 'live'
+          ? c.peer.figures.loop.requestsPerSecond
+          : c.peer.figures.requestsPerSecond,
+    );
+    const ratio = median(shape.map((c) => c?.ratio ?? Number.NaN));
+    const target = PEER_TARGETS[key];
+    const cpu = (name: string) => fixed(median(shape.map((c) => c?.ours.cpu?.[name] ?? Number.NaN)), 0);
+    const peerCpu = fixed(
+      median(
+        shape.map((c) =>
+          c && !('na' in c.peer) && c.peer.source === 'live' ? (c.peer.figures.cpu?.peer ?? Number.NaN) : Number.NaN,
+        ),
+      ),
+      0,
+    );
+    const dated = shape.some((c) => c && !('na' in c.peer) && c.peer.source === 'dated');
+    return [
+      shape.find((c) => c)!.label,
+      `${each(ours)} (${rate(median(ours))})`,
+      `${each(peer)} (${rate(median(peer))})${dated ? ' dated' : ''}`,
+      `${fixed(ratio, 2)}${target === undefined ? '' : ` (≥ ${target})${Number.isFinite(ratio) ? (ratio >= target ? ' ✓' : ' ✗') : ''}`}`,
+      fixed(median(shape.map((c) => c?.ours.sequential.p50 ?? Number.NaN))),
+      rate(median(shape.map((c) => c?.autocannon ?? Number.NaN))),
+      `${cpu('server')} / ${cpu('store')} / ${cpu('client')}`,
+      peerCpu,
+    ];
+  });
+  return markdownTable(
+    [
+      'shape',
+      'this req/s, each run (median)',
+      'peer req/s, each run (median)',
+      'median of this ÷ peer (target)',
+      'this p50 ms',
+      'autocannon req/s',
+      'this loop: server / store / client µs',
+      'peer loop: peer µs',
+    ],
+    rows,
+  );
 }

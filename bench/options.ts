@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { PEER_ENV } from './peer.js';
 
 export const SIZES = ['10k', '100k', '1m', '10m'] as const;
 export type Size = (typeof SIZES)[number];
@@ -8,6 +9,22 @@ export const DEFAULT_SIZES: readonly Size[] = ['10k', '100k', '1m'];
 const VIRTUOSO_ONLY: readonly Size[] = ['10m'];
 export const STORES = ['embedded', 'virtuoso'] as const;
 export type StoreKind = (typeof STORES)[number];
+/** How the bench puts its data into Virtuoso: the project's `load` command, as the README does, or Virtuoso's bulk loader. */
+export const LOADERS = ['load', 'bulk'] as const;
+export type Loader = (typeof LOADERS)[number];
+/** The load generators of the shapes' concurrent runs. */
+export const CLIENTS = ['keep-alive', 'autocannon'] as const;
+export type ClientKind = (typeof CLIENTS)[number];
+
+/** The keep-alive client's protocol per shape (issue 40): one warm-up pass, then sequential requests, then a closed loop. */
+export interface KeepAliveProtocol {
+  /** Sequential requests per server after the warm-up pass (p50). */
+  readonly sequential: number;
+  /** Connections of the closed loop. */
+  readonly connections: number;
+  /** The closed loop's least duration. */
+  readonly seconds: number;
+}
 
 export interface BenchOptions {
   readonly sizes: readonly Size[];
@@ -38,6 +55,13 @@ export interface BenchOptions {
   readonly deltas: boolean;
   /** Delta messages a second of the stream, and the trade activities each changes (at most). */
   readonly deltaRate: number;
+  /** How the data goes into Virtuoso: `load` (the README's way, the default) or Virtuoso's bulk loader. */
+  readonly loader: Loader;
+  /** The load generators that measure each shape's throughput. */
+  readonly clients: readonly ClientKind[];
+  readonly keepAlive: KeepAliveProtocol;
+  /** The peer's start command (`$BENCH_PEER`, `peer.ts`); undefined: no peer, the dated figures instead. */
+  readonly peer?: string;
 }
 
 /** `--scaling-chart`: no run, a chart drawn from result files already written. */
@@ -71,6 +95,29 @@ export const USAGE = `usage: npm run bench -- [--size 10k|100k|1m|10m]... [--sto
                     at the first --connections (default 10) for --duration s (default 5), beside
                     mu-cl-resources, with the cache hit ratios and delta-to-2xx times (Virtuoso only)
   --delta-rate N    delta messages a second of the --deltas stream (default 10)
+  --loader L        how the data goes into Virtuoso: load (default: the project's own
+                    \`sparql-jsonapi load\` through /sparql-auth as dba, as the README does) or
+                    bulk (Virtuoso's ld_dir + rdf_loader_run, then a checkpoint); also for
+                    --sort-corpus and --deltas; the result file records which. The shapes' data
+                    gets one mu:uuid per resource that has none (concepts, schemes, countries),
+                    so that a peer can serve the same graph
+  --clients C       load generators, comma-separated (default keep-alive,autocannon):
+                    keep-alive is a front-end's client (Node http, keep-alive Agent, maxSockets
+                    10, Accept: application/vnd.api+json, bodies read whole): per shape one
+                    warm-up pass over its URLs, 30 sequential requests (p50; alternating with
+                    the peer), then 10 closed-loop connections for --keep-alive-seconds (req/s),
+                    with the CPU time per request of the server, the store, the peer and the
+                    client (from /proc/<pid>/stat); autocannon is --connections for --duration
+  --keep-alive-seconds SEC
+                    the keep-alive closed loop's least duration (default 4; smoke 0.3)
+  env ${PEER_ENV}        the peer's start command, run with /bin/sh beside the server on the
+                    same Virtuoso and graph, its placeholders {port} (required), {endpoint} (the
+                    store's /sparql) and {graph} replaced; e.g. for mu-cl-resources built as
+                    /work/shared/mu-peer/README.md says:
+                    ${PEER_ENV}='MU_DOMAIN=DIR/domain.lisp DIR/start {port} {endpoint} {graph}'.
+                    The two servers alternate shape by shape under the keep-alive client and the
+                    report gives this ÷ peer per shape; without it the report says "no peer"
+                    and compares with mu-cl-resources' dated figures (bench/reference.ts)
   --scaling-chart   no run: p50 per shape against the dataset's size, both axes log, drawn from
                     result files already written (bench/results/*.json, one per size, two or
                     more) into bench/results/scaling.svg; --store names whose figures (default
@@ -89,6 +136,7 @@ const list = (values: readonly string[] | undefined) =>
  */
 export function parseBenchOptions(
   argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
 ): BenchOptions | ScalingChartCommand | { help: true } | string {
   const parse = () =>
     parseArgs({
@@ -105,6 +153,9 @@ export function parseBenchOptions(
         types: { type: 'string' },
         deltas: { type: 'boolean' },
         'delta-rate': { type: 'string' },
+        loader: { type: 'string' },
+        clients: { type: 'string' },
+        'keep-alive-seconds': { type: 'string' },
         'scaling-chart': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -154,6 +205,19 @@ export function parseBenchOptions(
   if (windowCacheTtlSeconds !== undefined && !(windowCache!.trim() !== '' && windowCacheTtlSeconds >= 0))
     return `--window-cache: expected seconds (0 turns the cache off), got '${windowCache}'`;
 
+  const loader = (values.loader ?? 'load').trim().toLowerCase();
+  if (!(LOADERS as readonly string[]).includes(loader))
+    return `--loader: expected one of ${LOADERS.join(', ')}, got '${values.loader}'`;
+  const clients = values.clients === undefined ? [...CLIENTS] : [...new Set(list([values.clients]))];
+  const badClient = clients.find((c) => !(CLIENTS as readonly string[]).includes(c));
+  if (badClient !== undefined || clients.length === 0)
+    return `--clients: expected one or more of ${CLIENTS.join(', ')}, got '${values.clients}'`;
+  const keepAliveSeconds =
+    values['keep-alive-seconds'] === undefined ? (smoke ? 0.3 : 4) : Number(values['keep-alive-seconds']);
+  if (!(keepAliveSeconds > 0 && keepAliveSeconds <= 600))
+    return `--keep-alive-seconds: expected seconds in (0, 600], got '${values['keep-alive-seconds']}'`;
+  const peer = env[PEER_ENV]?.trim() || undefined;
+
   return {
     sizes: sizes.length > 0 ? (sizes as Size[]) : smoke ? ['10k'] : [...DEFAULT_SIZES],
     stores: stores.length > 0 ? (stores as StoreKind[]) : virtuosoOnly !== undefined ? ['virtuoso'] : [...STORES],
@@ -169,6 +233,10 @@ export function parseBenchOptions(
     ...(values.types !== undefined && { corpusTypes: list([values.types]) }),
     deltas,
     deltaRate,
+    loader: loader as Loader,
+    clients: clients as ClientKind[],
+    keepAlive: { sequential: smoke ? 5 : 30, connections: 10, seconds: keepAliveSeconds },
+    ...(peer !== undefined && { peer }),
   };
 }
 

@@ -7,9 +7,14 @@ export interface PeerFigures {
   readonly queries: number;
 }
 
-/** One side-by-side measurement of the peer: where, on what, and its figures per bench shape. */
+/** One side-by-side measurement of the peer: where, on what, with which client, and its figures per bench shape. */
 export interface PeerRun {
   readonly measured: string;
+  /**
+   * The load generator: `autocannon` (the bench's), or `keep-alive` (a front-end's: Node's http
+   * with a keep-alive Agent, `keep-alive-client.ts`); figures compare only with the same client's.
+   */
+  readonly client: 'autocannon' | 'keep-alive';
   readonly store: string;
   readonly size: string;
   readonly connections: number;
@@ -52,6 +57,7 @@ export const MU_CL_RESOURCES = {
     {
       // The first performance issue's table (autocannon, median of the runs).
       measured: '2026-11, 2 cores, Virtuoso 7.2.5, 937k triples (70,000 activities), 10 connections',
+      client: 'autocannon',
       store: 'virtuoso',
       size: '1m',
       connections: 10,
@@ -71,6 +77,7 @@ export const MU_CL_RESOURCES = {
     {
       // Issue 27's table, second run at 1M (load 2–3); p50 recorded for the single resource only.
       measured: '2026-11-27, 2 cores, Virtuoso 7.2.5, 937k triples (70,000 activities), 10 connections, load 2–3',
+      client: 'autocannon',
       store: 'virtuoso',
       size: '1m',
       connections: 10,
@@ -90,6 +97,7 @@ export const MU_CL_RESOURCES = {
     {
       // Issue 27's table at the seed's scale (the bench's 100k); p50 as the issue gives them.
       measured: '2026-11-27, 2 cores, Virtuoso 7.2.5, 94k triples (7,000 activities), 10 connections, load ≤ 4',
+      client: 'autocannon',
       store: 'virtuoso',
       size: '100k',
       connections: 10,
@@ -106,12 +114,72 @@ export const MU_CL_RESOURCES = {
         'never-seen': [25.3, undefined],
       }),
     },
+    {
+      // Issue 40's table: the peer running beside this server under a front-end's client.
+      measured:
+        '2026-12-01, 2 cores, Virtuoso 7.2 with the tuned ini, 93,979 triples (7,000 activities + mu:uuid, TTLP_MT), keep-alive client: p50 of 30 sequential requests alternating the servers, 10 closed-loop connections ≥ 4 s, load 1.8–4.0',
+      client: 'keep-alive',
+      store: 'virtuoso',
+      size: '100k',
+      connections: 10,
+      shapes: muShapes({
+        single: [654, 6.4],
+        collection: [83.8, 67.6],
+        sorted: [54.0, 75.5],
+        'deep-offset': [86.9, 58.4],
+        related: [348, 8.8],
+        relationship: [392, 7.2],
+        include: [48.6, 113],
+        'sorted-to-many': [27.8, 63.8],
+        'never-seen': [18.3, 135],
+        filtered: [129, 35.9],
+      }),
+    },
+    {
+      // Issue 40, the same protocol at 1M 20 minutes later; req/s only.
+      measured:
+        '2026-12-01, 2 cores, Virtuoso 7.2 with the tuned ini, 939,057 triples (70,000 activities + mu:uuid), keep-alive client as at 100k, load 1.9–2.7',
+      client: 'keep-alive',
+      store: 'virtuoso',
+      size: '1m',
+      connections: 10,
+      shapes: muShapes({
+        single: [925, undefined],
+        collection: [13.6, undefined],
+        sorted: [6.4, undefined],
+        'deep-offset': [12.4, undefined],
+        related: [388, undefined],
+        relationship: [458, undefined],
+        include: [11.5, undefined],
+        'sorted-to-many': [3.6, undefined],
+        'never-seen': [10.0, undefined],
+        filtered: [118, undefined],
+      }),
+    },
   ] as readonly PeerRun[],
 } as const;
 
 /**
- * The peer's fastest figures for a shape on `store` at `size`, with the connections they were
- * measured at; undefined when the peer was not measured there.
+ * This server's throughput ÷ the peer's each shape must reach under the keep-alive client
+ * (issue 40): 3 for the list shapes, 2 for the single resource, 1.5 for the rest.
+ */
+export const PEER_TARGETS: Readonly<Record<string, number>> = {
+  single: 2,
+  collection: 3,
+  sorted: 3,
+  'deep-offset': 3,
+  include: 3,
+  'never-seen': 3,
+  related: 1.5,
+  relationship: 1.5,
+  'sorted-to-many': 1.5,
+  filtered: 1.5,
+};
+
+/**
+ * The peer's fastest figures for a shape on `store` at `size` under `client` (default
+ * autocannon, the bench's own), with the connections and the run they were measured at;
+ * undefined when the peer was not measured there.
  *
  * @example fastestPeer('virtuoso', '1m', 'single')?.peer.requestsPerSecond // 991
  */
@@ -119,10 +187,11 @@ export function fastestPeer(
   store: string,
   size: string,
   key: string,
-): { readonly peer: PeerFigures; readonly connections: number } | undefined {
+  client: PeerRun['client'] = 'autocannon',
+): { readonly peer: PeerFigures; readonly connections: number; readonly run: PeerRun } | undefined {
   const figures = MU_CL_RESOURCES.runs.flatMap((r) => {
-    const peer = r.store === store && r.size === size ? r.shapes[key] : undefined;
-    return peer === undefined ? [] : [{ peer, connections: r.connections }];
+    const peer = r.store === store && r.size === size && r.client === client ? r.shapes[key] : undefined;
+    return peer === undefined ? [] : [{ peer, connections: r.connections, run: r }];
   });
   return figures.sort((a, b) => b.peer.requestsPerSecond - a.peer.requestsPerSecond)[0];
 }

@@ -1,3 +1,4 @@
+import { cpuRows, keepAliveCaption, keepAliveRows, peerRan } from './keep-alive-report.js';
 import type { ConcurrentResult, SkippedRun } from './measure.js';
 import { type Overhead, overhead } from './overhead.js';
 import { compareWithPeer, MU_CL_RESOURCES } from './reference.js';
@@ -124,7 +125,9 @@ export function peerTable(result: StoreResult): string | undefined {
   ]);
   if (rows.length === 0) return undefined;
   const at = '10 conn req/s (p50 ms, queries)';
-  const runs = MU_CL_RESOURCES.runs.filter((r) => r.store === result.store && r.size === result.size);
+  const runs = MU_CL_RESOURCES.runs.filter(
+    (r) => r.store === result.store && r.size === result.size && r.client === 'autocannon',
+  );
   return [
     `Beside ${MU_CL_RESOURCES.name}, the faster of its runs per shape (${runs.map((r) => r.measured).join('; ')}):`,
     '',
@@ -155,7 +158,9 @@ export function renderRun(run: RunResult): string {
   }
   for (const { store, reason } of run.skipped) parts.push(`**${store}: SKIPPED**: ${reason}`, '');
   for (const result of run.stores) {
-    const load = `${result.store === 'virtuoso' ? 'bulk load' : 'load'} ${fixed(result.loadMs / 1000, 1)} s`;
+    const loader =
+      result.store !== 'virtuoso' ? 'load' : result.loader === 'load' ? '`sparql-jsonapi load`' : 'bulk load';
+    const load = `${loader} ${fixed(result.loadMs / 1000, 1)} s`;
     const memory = `server RSS ${Math.round(result.memory.afterLoad / MB)} MB after load, peak ${Math.round(result.memory.peak / MB)} MB`;
     const windows = result.windowCache === undefined ? '' : ` · window cache ${result.windowCache}`;
     parts.push(
@@ -165,7 +170,23 @@ export function renderRun(run: RunResult): string {
       '',
     );
     parts.push(storeTable(result, run.settings.connections), '');
-    const peer = peerTable(result);
+    const keepAlive = keepAliveRows(result);
+    if (keepAlive.rows.length > 0) {
+      const cpu = cpuRows(result);
+      parts.push(
+        keepAliveCaption(result, run.settings.keepAlive),
+        '',
+        markdownTable(keepAlive.header, keepAlive.rows),
+        '',
+        ...keepAlive.notes.flatMap((note) => [note, '']),
+        'CPU per request by process over each closed loop (µs, from /proc/<pid>/stat; client: the bench itself):',
+        '',
+        markdownTable(cpu.header, cpu.rows),
+        '',
+      );
+    }
+    // The dated autocannon figures, beside this run's autocannon figures, only when no peer ran.
+    const peer = peerRan(result) ? undefined : peerTable(result);
     if (peer) parts.push(peer, '');
     const extras = [
       [

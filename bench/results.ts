@@ -1,7 +1,31 @@
 import type { CodingFigures, CompressionCost } from './compression.js';
+import type { ClosedLoopResult } from './keep-alive-client.js';
 import type { ConcurrentResult, InterferenceResult, SequentialResult, SkippedRun } from './measure.js';
-import type { Size, StoreKind } from './options.js';
+import type { ClientKind, KeepAliveProtocol, Loader, Size, StoreKind } from './options.js';
 import type { LatencySummary } from './stats.js';
+
+/** One server's figures on one shape under the keep-alive client (`keep-alive-shape.ts`). */
+export interface KeepAliveFigures {
+  /** The sequential requests after the warm-up pass. */
+  readonly sequential: LatencySummary;
+  readonly loop: ClosedLoopResult;
+  /**
+   * µs of CPU per request served in the loop, by process: `server` (this server), `store`
+   * (Virtuoso; absent for the embedded store, which runs inside the server), `peer` (when one
+   * runs), `client` (the bench's own process, which sends the requests).
+   */
+  readonly cpu?: Readonly<Record<string, number>>;
+}
+
+/** A shape under the keep-alive client: this server, and the peer beside it or why not. */
+export interface KeepAliveShape {
+  readonly server: KeepAliveFigures;
+  readonly peer: KeepAliveFigures | NotApplicable;
+  /** Whose closed loop ran first (it alternates shape by shape). */
+  readonly first: 'server' | 'peer';
+  /** The first URL whose answers held different numbers of resources on the two servers, when one did. */
+  readonly peerDiffers?: string;
+}
 
 /** Figures of one request shape on one store; `n/a` when the server can't answer it yet. */
 export type ShapeResult =
@@ -19,6 +43,8 @@ export type ShapeResult =
       readonly sequential: SequentialResult;
       readonly concurrent: readonly (ConcurrentResult | SkippedRun)[];
       readonly floorConcurrent: ConcurrentResult | SkippedRun;
+      /** Under the keep-alive client (absent in older runs, and when `--clients` leaves it out). */
+      readonly keepAlive?: KeepAliveShape | NotApplicable;
     }
   | { readonly key: string; readonly label: string; readonly status: 'n/a'; readonly reason: string };
 
@@ -30,8 +56,14 @@ export interface StoreResult {
   readonly size: Size;
   readonly triples: number;
   readonly description: string;
-  /** Embedded: the server's own load (files into every worker); Virtuoso: the bulk loader. */
+  /** Embedded: the server's own load (files into every worker); Virtuoso: {@link loader}'s. */
   readonly loadMs: number;
+  /** How the data went into Virtuoso (absent: the embedded store, or an older run, which bulk-loaded). */
+  readonly loader?: Loader;
+  /** `mu:uuid` triples added beside the generated data, for the peer (absent in older runs: none). */
+  readonly muUuids?: number;
+  /** The peer that ran beside the server (its start command), or why none did (absent in older runs). */
+  readonly peer?: { readonly command: string } | NotApplicable;
   /** Resident memory of the server process after the load, and its peak over the run (bytes). */
   readonly memory: { readonly afterLoad: number; readonly peak: number };
   readonly version?: string;
@@ -81,6 +113,12 @@ export interface RunResult {
     readonly serverProcess: string;
     /** `--window-cache` as given (a TTL in seconds, 0 for off), or the server's default per store (absent in older runs). */
     readonly windowCache?: number | 'server default';
+    /** `--loader` (absent in older runs: bulk). */
+    readonly loader?: Loader;
+    /** `--clients` (absent in older runs: autocannon). */
+    readonly clients?: readonly ClientKind[];
+    /** The keep-alive client's protocol, with its Agent's `maxSockets` (absent in older runs). */
+    readonly keepAlive?: KeepAliveProtocol & { readonly maxSockets: number };
   };
   readonly stores: readonly StoreResult[];
   /** The machine's 1-minute load average when the run began and ended: anything above the cores means shared CPUs and noisy figures. */

@@ -68,8 +68,12 @@ export async function runDeltas(
   let server: ServerProcess | undefined;
   let stream: DeltaStream | undefined;
   try {
-    log(`${dataset.size}: starting Virtuoso, bulk-loading ${dataset.triples} triples`);
-    store = await virtuosoStore(dataset, virtuosoTools, options.windowCacheTtlSeconds);
+    log(`${dataset.size}: starting Virtuoso, loading ${dataset.triples} triples (${options.loader})`);
+    store = await virtuosoStore(dataset, virtuosoTools, {
+      loader: options.loader,
+      muUuids: false,
+      ...(options.windowCacheTtlSeconds !== undefined && { windowCacheTtlSeconds: options.windowCacheTtlSeconds }),
+    });
     log(`${dataset.size}: loaded in ${store.loadMs} ms`);
     const deltaPort = await freePort();
     const started = performance.now();

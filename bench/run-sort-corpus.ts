@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import { loadMapping } from '../src/mapping/load-mapping.js';
 import type { BenchDataset } from './datasets.js';
-import type { BenchOptions, StoreKind } from './options.js';
+import type { BenchOptions, Loader, StoreKind } from './options.js';
 import { MAPPING } from './run-store.js';
 import { type ServerProcess, startServer } from './server-process.js';
 import {
@@ -20,6 +20,8 @@ export interface SortCorpusRun {
   readonly size: string;
   readonly triples: number;
   readonly commit?: string;
+  /** How the data went into Virtuoso (absent: the embedded store, or an older run, bulk-loaded). */
+  readonly loader?: Loader;
   readonly orders: readonly (CorpusResult & { readonly loadAverage: number })[];
 }
 
@@ -45,7 +47,12 @@ export async function runSortCorpus(
   let store: BenchStore | undefined;
   let server: ServerProcess | undefined;
   try {
-    if (kind === 'virtuoso') store = await virtuosoStore(dataset, virtuosoTools!, options.windowCacheTtlSeconds);
+    if (kind === 'virtuoso')
+      store = await virtuosoStore(dataset, virtuosoTools!, {
+        loader: options.loader,
+        muUuids: false,
+        ...(options.windowCacheTtlSeconds !== undefined && { windowCacheTtlSeconds: options.windowCacheTtlSeconds }),
+      });
     const { timeoutMs: _raised, ...config } = (store?.serverConfig ?? {}) as { timeoutMs?: number };
     const dataset_ = store ? config : embeddedServerConfig(dataset, options.windowCacheTtlSeconds);
     server = await startServer({ mapping: MAPPING, ...dataset_ }, workDir);
@@ -62,6 +69,7 @@ export async function runSortCorpus(
       store: kind,
       size: dataset.size,
       triples: dataset.triples,
+      ...(store?.loader !== undefined && { loader: store.loader }),
       orders: results,
     };
   } finally {
@@ -90,7 +98,7 @@ export function renderSortCorpus(run: SortCorpusRun): string {
       : `no 504, each first read ≤ ${EMBEDDED_FIRST_READ_LIMIT_MS / 1000} s`;
   const cliffs = run.orders.filter((o) => o.cliff);
   const lines = [
-    `## Sort corpus: ${run.store}, ${run.size} (${run.triples} triples), ${run.date}`,
+    `## Sort corpus: ${run.store}, ${run.size} (${run.triples} triples${run.store === 'virtuoso' ? `, loaded by ${run.loader ?? 'bulk'}` : ''}), ${run.date}`,
     '',
     `Target: ${target}. ${cliffs.length} of ${run.orders.length} orders miss it.`,
     '',

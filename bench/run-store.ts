@@ -7,6 +7,8 @@ import { loadMapping } from '../src/mapping/load-mapping.js';
 import type { Lane } from '../src/store/store.js';
 import { compressionCosts, pageByCoding } from './compression.js';
 import type { BenchDataset } from './datasets.js';
+import { type KeepAliveClient, keepAliveClient } from './keep-alive-client.js';
+import { type KeepAliveTarget, keepAliveShape } from './keep-alive-shape.js';
 import {
   bareHop,
   type ConcurrentResult,
@@ -20,12 +22,22 @@ import {
   waitIdle,
 } from './measure.js';
 import type { BenchOptions, StoreKind } from './options.js';
+import { type PeerProcess, startPeer } from './peer.js';
 import { groupWaves, type RecordedQuery, recordingStore, type Wave } from './recording-store.js';
-import type { ShapeResult, StoreResult } from './results.js';
+import type { NotApplicable, ShapeResult, StoreResult } from './results.js';
 import { type ServerProcess, ServerRefused, startServer } from './server-process.js';
-import { errorDetail, NotAvailable, SHAPES, type Shape, type ShapeContext, sequence, spread } from './shapes.js';
+import {
+  errorDetail,
+  NotAvailable,
+  peerPathOf,
+  SHAPES,
+  type Shape,
+  type ShapeContext,
+  sequence,
+  spread,
+} from './shapes.js';
 import { percentile } from './stats.js';
-import { type BenchStore, embeddedServerConfig, embeddedStore, virtuosoStore } from './stores.js';
+import { BENCH_GRAPH, type BenchStore, embeddedServerConfig, embeddedStore, virtuosoStore } from './stores.js';
 
 export const MAPPING = new URL('../mappings/sample.yaml', import.meta.url).pathname;
 /** The 100-item page of the compression figures: 64 KB uncompressed at every size. */
@@ -56,11 +68,19 @@ export async function benchStore(
   let store: BenchStore | undefined;
   let server: ServerProcess | undefined;
   let recorder: Server | undefined;
+  let peer: PeerProcess | undefined;
+  const client = options.clients.includes('keep-alive') ? keepAliveClient() : undefined;
   try {
     const windowCache = options.windowCacheTtlSeconds;
     if (kind === 'virtuoso') {
-      log(`${dataset.size} virtuoso: starting, bulk-loading ${dataset.triples} triples`);
-      store = await virtuosoStore(dataset, virtuosoTools!, windowCache);
+      log(
+        `${dataset.size} virtuoso: starting, loading ${dataset.triples} + ${dataset.muUuids?.triples ?? 0} mu:uuid triples (${options.loader})`,
+      );
+      store = await virtuosoStore(dataset, virtuosoTools!, {
+        loader: options.loader,
+        muUuids: true,
+        ...(windowCache !== undefined && { windowCacheTtlSeconds: windowCache }),
+      });
       log(`${dataset.size} virtuoso: loaded in ${store.loadMs} ms`);
     }
     // The embedded server loads alone, so its load time and memory are its own.
@@ -74,6 +94,13 @@ export async function benchStore(
       `${dataset.size} ${kind}: server ${server.url} ready${server.loadMs === undefined ? '' : `, store loaded in ${server.loadMs} ms`}, RSS ${mb(afterLoad.rss)}`,
     );
     store ??= await embeddedStore(dataset, windowCache);
+    let peerInfo: { command: string } | NotApplicable | undefined;
+    if (client) {
+      ({ peer, peerInfo } = await startPeerBeside(store, options, workDir));
+      log(
+        `${dataset.size} ${kind}: ${peer ? `peer ${peer.url} (pid ${peer.pid})` : `no peer (${(peerInfo as NotApplicable).na})`}`,
+      );
+    }
 
     // The recording app has the server's options (its window cache too), so it sends what the server sends.
     const serverOptions = datasetOptions({ mapping: MAPPING, ...store.serverConfig } as DatasetConfig);
@@ -111,7 +138,8 @@ export async function benchStore(
     const shapes: ShapeResult[] = [];
     const urlsByShape = new Map<string, string[]>();
     let abandoned = false;
-    for (const shape of [...SHAPES].sort((a, b) => Number(a.last ?? false) - Number(b.last ?? false))) {
+    const ordered = [...SHAPES].sort((a, b) => Number(a.last ?? false) - Number(b.last ?? false));
+    for (const [index, shape] of ordered.entries()) {
       const { result, urls, timedOut } = await benchShape(shape, context, {
         base,
         recorderUrl,
@@ -119,6 +147,9 @@ export async function benchStore(
         send: store.send,
         options,
         settle,
+        ...(client && {
+          keepAlive: { client, serverPid: server.pid, storePid: store.pid, peer, peerFirst: index % 2 === 1 },
+        }),
       });
       abandoned ||= timedOut ?? false;
       if (urls) urlsByShape.set(shape.key, urls);
@@ -179,6 +210,9 @@ export async function benchStore(
       triples: dataset.triples,
       description: store.store.description,
       loadMs: (kind === 'virtuoso' ? store.loadMs : embeddedLoadMs) ?? Number.NaN,
+      ...(store.loader && { loader: store.loader }),
+      ...(store.muUuids !== undefined && { muUuids: store.muUuids }),
+      ...(peerInfo && { peer: peerInfo }),
       memory,
       ...(store.version && { version: store.version }),
       ...(store.settings && { settings: store.settings }),
@@ -191,9 +225,40 @@ export async function benchStore(
       compressionCost,
     };
   } finally {
+    client?.close();
+    await peer?.stop();
     await server?.stop();
     await new Promise((resolve) => (recorder ? recorder.close(resolve) : resolve(undefined)));
     await store?.stop();
+  }
+}
+
+/**
+ * The peer beside the server on the same store and graph (`$BENCH_PEER`), or why there is none:
+ * not asked for, no SPARQL endpoint (the embedded store), or it would not start (the run goes on
+ * without it, and the exit code says so).
+ */
+async function startPeerBeside(
+  store: BenchStore,
+  options: BenchOptions,
+  workDir: string,
+): Promise<{ peer?: PeerProcess; peerInfo: { command: string } | NotApplicable }> {
+  if (options.peer === undefined) return { peerInfo: { na: 'no peer: BENCH_PEER is not set' } };
+  const endpoint = store.serverConfig.endpoint;
+  if (typeof endpoint !== 'string') return { peerInfo: { na: 'no peer: the peer needs a SPARQL endpoint (Virtuoso)' } };
+  try {
+    const peer = await startPeer(options.peer, {
+      endpoint,
+      graph: BENCH_GRAPH,
+      readyPath: '/trade-activities?page%5Bsize%5D=1',
+      logFile: `${workDir}/peer-${Date.now()}.log`,
+      timeoutMs: 120_000,
+    });
+    return { peer, peerInfo: { command: peer.command } };
+  } catch (error) {
+    process.exitCode = 1;
+    console.error(`\n!!! the peer did not start: ${(error as Error).message}\n`);
+    return { peerInfo: { na: `no peer: it did not start: ${(error as Error).message.split('\n')[0]}` } };
   }
 }
 
@@ -205,6 +270,14 @@ interface ShapeRun {
   readonly options: BenchOptions;
   /** Waits until the server is idle again after a concurrent run. */
   readonly settle: () => Promise<void>;
+  /** The keep-alive client's run of the shape, when `--clients` has it. */
+  readonly keepAlive?: {
+    readonly client: KeepAliveClient;
+    readonly serverPid: number;
+    readonly storePid: number | undefined;
+    readonly peer: PeerProcess | undefined;
+    readonly peerFirst: boolean;
+  };
 }
 
 /** One shape on one store: n/a when the server refuses it, otherwise sequential, concurrent and floor figures. */
@@ -283,7 +356,8 @@ async function benchShape(
       skipped: `p50 ${(p50 / 1000).toFixed(1)} s × ${connections} connections is more than a ${seconds} s run can measure`,
     });
     const concurrent: (ConcurrentResult | SkippedRun)[] = [];
-    for (const connections of options.connections) {
+    const autocannonRuns = options.clients.includes('autocannon') ? options.connections : [];
+    for (const connections of autocannonRuns) {
       if (!concurrencyFits(p50, connections, seconds)) {
         concurrent.push(skip(connections));
         continue;
@@ -292,9 +366,13 @@ async function benchShape(
       await run.settle();
     }
     const floorConnections = options.connections[0]!;
-    const floorConcurrent = concurrencyFits(seq.floor.p50, floorConnections, seconds)
-      ? await concurrentFloor(replay, urls.length, floorConnections, seconds)
-      : skip(floorConnections);
+    const floorConcurrent =
+      autocannonRuns.length === 0
+        ? { connections: floorConnections, skipped: 'no autocannon run (--clients)' }
+        : concurrencyFits(seq.floor.p50, floorConnections, seconds)
+          ? await concurrentFloor(replay, urls.length, floorConnections, seconds)
+          : skip(floorConnections);
+    const keepAlive = run.keepAlive && (await keepAliveOf(shape, { urls, all, next }, run));
     const result: ShapeResult = {
       key,
       label,
@@ -306,10 +384,53 @@ async function benchShape(
       sequential: seq,
       concurrent,
       floorConcurrent,
+      ...(keepAlive && { keepAlive }),
     };
     return { result, urls };
   } catch (error) {
     return na(`failed while measuring: ${causes(error)}`);
+  }
+}
+
+/**
+ * The shape under the keep-alive client (`keep-alive-shape.ts`), beside the peer when one runs:
+ * the rotation's URLs, or for a fresh shape the next ones never sent (the peer has a sequence of
+ * its own from the start, so that it too meets each page the first time). n/a, with the reason,
+ * when it fails.
+ */
+async function keepAliveOf(
+  shape: Shape,
+  paths: { readonly urls: readonly string[]; readonly all: readonly string[]; readonly next?: () => string },
+  run: ShapeRun,
+): Promise<NonNullable<Extract<ShapeResult, { status: 'ok' }>['keepAlive']>> {
+  const keepAlive = run.keepAlive!;
+  const server: KeepAliveTarget = {
+    base: run.base,
+    pid: keepAlive.serverPid,
+    path: paths.next ?? ((i) => paths.urls[i % paths.urls.length]!),
+  };
+  const peerExample = peerPathOf(shape, paths.urls[0]!);
+  const peerNext = shape.fresh ? sequence(paths.all) : undefined;
+  const peerPath = (i: number) => peerPathOf(shape, peerNext?.() ?? paths.urls[i % paths.urls.length]!) as string;
+  const peer: KeepAliveTarget | NotApplicable =
+    keepAlive.peer === undefined
+      ? { na: 'no peer' }
+      : typeof peerExample !== 'string'
+        ? peerExample
+        : { base: keepAlive.peer.url, pid: keepAlive.peer.pid, path: peerPath };
+  try {
+    return await keepAliveShape({
+      client: keepAlive.client,
+      protocol: run.options.keepAlive,
+      accept: shape.accept,
+      warmup: paths.urls.length,
+      server,
+      peer,
+      storePid: keepAlive.storePid,
+      peerFirst: keepAlive.peerFirst,
+    });
+  } catch (error) {
+    return { na: `the keep-alive run failed: ${causes(error)}` };
   }
 }
 

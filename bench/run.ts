@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { renderChart } from './chart.js';
 import { benchDataset } from './datasets.js';
 import { renderDeltasRun } from './deltas-report.js';
+import { MAX_SOCKETS } from './keep-alive-client.js';
 import { machineInfo } from './machine.js';
 import { parseBenchOptions, type ScalingChartCommand, SIZES, type StoreKind, USAGE } from './options.js';
 import { renderRun } from './report.js';
@@ -24,7 +25,7 @@ import { virtuosoTools } from './stores.js';
 
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 
-const parsed = parseBenchOptions(process.argv.slice(2));
+const parsed = parseBenchOptions(process.argv.slice(2), process.env);
 if (typeof parsed === 'string' || 'help' in parsed) {
   (typeof parsed === 'string' ? console.error : console.log)(
     typeof parsed === 'string' ? `${parsed}\n${USAGE}` : USAGE,
@@ -88,6 +89,9 @@ try {
         connections: options.connections,
         serverProcess: 'child process: node --import tsx src/cli/bin.ts serve --config …',
         windowCache: options.windowCacheTtlSeconds ?? 'server default',
+        loader: options.loader,
+        clients: options.clients,
+        keepAlive: { ...options.keepAlive, maxSockets: MAX_SOCKETS },
       },
       stores: results,
       loadAverage: { start: loadAtStart, end: loadavg()[0]! },

@@ -1,4 +1,5 @@
 import type { BenchDataset } from './datasets.js';
+import { muPath } from './peer.js';
 
 /** `Accept` that asks for the cursor pagination profile (the server then gives cursors). */
 export const CURSOR_ACCEPT =
@@ -29,6 +30,21 @@ export interface Shape {
   readonly fresh?: boolean;
   /** Why a 200 answer is not yet what the shape measures (a parameter accepted but not acted on), or undefined. */
   lacks?(body: unknown): string | undefined;
+  /**
+   * The same request to the peer (mu-cl-resources): its path for one of `urls` (default: the same
+   * path), or why the peer has no such request.
+   */
+  readonly peer?: ((path: string) => string) | { readonly na: string };
+}
+
+/**
+ * The peer's path for a shape's path, or why it has none.
+ *
+ * @example peerPathOf(SHAPES[0]!, '/trade-activities/1') // '/trade-activities/1'
+ */
+export function peerPathOf(shape: Shape, path: string): string | { readonly na: string } {
+  if (shape.peer === undefined) return path;
+  return typeof shape.peer === 'function' ? shape.peer(path) : shape.peer;
 }
 
 /** A shape this server can't answer yet; reported as n/a with the reason. */
@@ -127,6 +143,7 @@ export const SHAPES: readonly Shape[] = [
     label: 'deep page, cursor',
     accept: CURSOR_ACCEPT,
     includeLevels: 0,
+    peer: { na: 'mu-cl-resources has no cursor pages' },
     urls: async (context) =>
       Promise.all(
         range(deepPage(context.dataset.activities), DEEP_ROTATION).map(
@@ -173,6 +190,7 @@ export const SHAPES: readonly Shape[] = [
     label: 'filtered page with count',
     accept: JSON_API,
     includeLevels: 0,
+    peer: muPath,
     urls: async ({ dataset }) =>
       dataset.countryCodes.map((code) => `/trade-activities?${q('filter[origin.country.iso-code][eq]')}=${code}`),
   },

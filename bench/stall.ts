@@ -277,7 +277,7 @@ async function runStore(kind: StoreKind, dataset: BenchDataset, options: Options
       const tools = virtuosoTools();
       if ('missing' in tools) throw new Error(tools.missing);
       log(`virtuoso: starting, bulk-loading ${dataset.triples} triples`);
-      store = await virtuosoStore(dataset, tools);
+      store = await virtuosoStore(dataset, tools, { loader: 'bulk', muUuids: false });
       log(`virtuoso: loaded in ${store.loadMs} ms`);
     }
     // The server's own defaults (deadline, admission, health): only the store differs.

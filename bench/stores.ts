@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { copyFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import SimpleClient from 'sparql-http-client/SimpleClient.js';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -12,7 +13,7 @@ import { createOxigraphStore } from '../src/store/oxigraph-store.js';
 import { MAX_GET_QUERY_LENGTH } from '../src/store/protocol-request.js';
 import type { Lane, Store } from '../src/store/store.js';
 import type { BenchDataset } from './datasets.js';
-import type { StoreKind } from './options.js';
+import type { Loader, StoreKind } from './options.js';
 
 export const BENCH_GRAPH = 'http://linkedeconomy.org/graph/bench';
 /** Threads of the embedded store, in the server and in the floor's copy alike (the server's default). */
@@ -31,8 +32,14 @@ export interface BenchStore {
    * was large on a connection of its own (`src/store/large-answers.ts`).
    */
   readonly send: (query: string, lane: Lane, label?: string) => Promise<unknown>;
-  /** Bulk load time (Virtuoso); the embedded store's load time comes from the server's log. */
+  /** Load time (Virtuoso); the embedded store's load time comes from the server's log. */
   readonly loadMs?: number;
+  /** How the data went in (Virtuoso). */
+  readonly loader?: Loader;
+  /** `mu:uuid` triples added beside the data (Virtuoso: for the peer). */
+  readonly muUuids?: number;
+  /** The store's own process (Virtuoso), for its CPU time; the embedded store runs inside the server. */
+  readonly pid?: number;
   readonly version?: string;
   /** The tuned settings in force, for the report. */
   readonly settings?: Record<string, string>;
@@ -77,41 +84,40 @@ export async function embeddedStore(dataset: BenchDataset, windowCacheTtlSeconds
   };
 }
 
+/** How {@link virtuosoStore} fills its Virtuoso. */
+export interface VirtuosoLoad {
+  readonly loader: Loader;
+  /** Add the dataset's `mu:uuid` supplement (`datasets.ts`), so that a peer can serve the graph too. */
+  readonly muUuids: boolean;
+  readonly windowCacheTtlSeconds?: number;
+}
+
 /**
  * A fresh local Virtuoso (scripts/virtuoso-local.ts: the tuned ini of the Virtuoso issue) with
- * `dataset` put in {@link BENCH_GRAPH} by Virtuoso's bulk loader (`ld_dir` + `rdf_loader_run`,
- * from a copy of the file inside the database folder, which DirsAllowed lists), then checkpointed.
- * The floor sends each query as the server's http-store does (same client, method, headers and
- * `default-graph-uri`) and reads the body without parsing it.
+ * `dataset` (and its `mu:uuid` supplement when asked) in {@link BENCH_GRAPH}, put there by
+ * `load.loader` ({@link loadFiles}). The floor sends each query as the server's http-store does
+ * (same client, method, headers and `default-graph-uri`) and reads the body without parsing it.
  */
 export async function virtuosoStore(
   dataset: BenchDataset,
   tools: { binary: string; isql: string },
-  windowCacheTtlSeconds?: number,
+  load: VirtuosoLoad,
 ): Promise<BenchStore> {
   const local = await startLocalVirtuoso(tools.binary, tools.isql);
   try {
     const endpointUrl = `http://127.0.0.1:${local.httpPort}/sparql`;
-    const copy = join(local.dir, basename(dataset.file));
-    await copyFile(dataset.file, copy);
+    const uuids = load.muUuids ? dataset.muUuids : undefined;
+    if (load.muUuids && uuids === undefined) throw new Error(`the ${dataset.size} dataset has no mu:uuid supplement`);
+    const files = [dataset.file, ...(uuids ? [uuids.file] : [])];
+    const expected = dataset.triples + (uuids?.triples ?? 0);
     const started = performance.now();
-    await isql(
-      tools.isql,
-      local.sqlPort,
-      `ld_dir('${local.dir}', '${basename(copy)}', '${BENCH_GRAPH}'); rdf_loader_run(); checkpoint;`,
-    );
+    await loadFiles(load.loader, files, { ...local, isqlPath: tools.isql });
     const loadMs = Math.round(performance.now() - started);
-    const failed = await isql(
-      tools.isql,
-      local.sqlPort,
-      'SELECT ll_file, ll_error FROM DB.DBA.LOAD_LIST WHERE ll_error IS NOT NULL;',
-    );
-    if (/\.nt/.test(failed)) throw new Error(`Virtuoso's bulk loader failed: ${failed.trim()}`);
     const store = createHttpStore({ endpointUrl, graph: BENCH_GRAPH, timeoutMs: 300_000 });
     const [row] = await store.select('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }');
     const loaded = Number(row?.n?.value);
-    if (loaded !== dataset.triples)
-      throw new Error(`Virtuoso holds ${loaded} triples after the bulk load, expected ${dataset.triples}`);
+    if (loaded !== expected)
+      throw new Error(`Virtuoso holds ${loaded} triples after loading (${load.loader}), expected ${expected}`);
     // The floor's client: sparql-http-client on Node's fetch, as a plain script would send the server's
     // SPARQL (the server itself sends on an undici pool with `request()`, which costs less CPU). The
     // kinds of query that answered large last time go on connections that close after their answer,
@@ -149,11 +155,14 @@ export async function virtuosoStore(
         endpoint: endpointUrl,
         graph: BENCH_GRAPH,
         timeoutMs: 300_000,
-        ...windowCacheConfig(windowCacheTtlSeconds),
+        ...windowCacheConfig(load.windowCacheTtlSeconds),
       },
       store,
       send,
       loadMs,
+      loader: load.loader,
+      muUuids: uuids?.triples ?? 0,
+      ...(local.pid !== undefined && { pid: local.pid }),
       version,
       settings: await virtuosoSettings(tools.isql, local.sqlPort),
       stop: async () => {
@@ -165,6 +174,46 @@ export async function virtuosoStore(
     await local.stop();
     throw error;
   }
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Puts `files` into {@link BENCH_GRAPH}. `load`: this project's `load` command from the sources
+ * (as the server runs: no stale build), as the README has users do it, through `/sparql-auth` as
+ * dba, with its defaults (staging graph, the Graph Store endpoint it guesses for Virtuoso); no
+ * checkpoint after, as a user makes none. `bulk`: Virtuoso's bulk loader (`ld_dir` +
+ * `rdf_loader_run`) from copies inside the database folder, which DirsAllowed lists, then a
+ * checkpoint.
+ */
+async function loadFiles(
+  loader: Loader,
+  files: readonly string[],
+  local: { readonly httpPort: number; readonly sqlPort: number; readonly dir: string; readonly isqlPath: string },
+): Promise<void> {
+  if (loader === 'load') {
+    const endpoint = `http://127.0.0.1:${local.httpPort}/sparql-auth`;
+    const args = ['--import', 'tsx', 'src/cli/bin.ts', 'load', '--endpoint', endpoint, '--user', 'dba'];
+    await promisify(execFile)(process.execPath, [...args, '--password', 'dba', '--graph', BENCH_GRAPH, ...files], {
+      cwd: ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch((error: { stderr?: string; message: string }) => {
+      throw new Error(`sparql-jsonapi load failed: ${(error.stderr ?? error.message).trim().slice(-800)}`);
+    });
+    return;
+  }
+  const dirs: string[] = [];
+  for (const file of files) {
+    await copyFile(file, join(local.dir, basename(file)));
+    dirs.push(`ld_dir('${local.dir}', '${basename(file)}', '${BENCH_GRAPH}');`);
+  }
+  await isql(local.isqlPath, local.sqlPort, `${dirs.join(' ')} rdf_loader_run(); checkpoint;`);
+  const failed = await isql(
+    local.isqlPath,
+    local.sqlPort,
+    'SELECT ll_file, ll_error FROM DB.DBA.LOAD_LIST WHERE ll_error IS NOT NULL;',
+  );
+  if (/\.nt/.test(failed)) throw new Error(`Virtuoso's bulk loader failed: ${failed.trim()}`);
 }
 
 function versionOf(text: string): string {

@@ -1,3 +1,4 @@
+import { compareKeepAlive } from './keep-alive-report.js';
 import { ADDED_TIME_SLACK_MS, HOP_RATIO_TARGET, overhead } from './overhead.js';
 import type { ShapeResult, StoreResult } from './results.js';
 
@@ -156,5 +157,60 @@ export function evaluateTargets(result: StoreResult): TargetRow[] {
       : `n/a${cursor ? '' : ': no cursor figure'}`,
     offset && cursor ? cursor.sequential.server.p50 <= 0.5 * offset.sequential.server.p50 : undefined,
   );
+  keepAliveTargets(result, add);
   return rows;
+}
+
+/** A 1.3 spread at most between autocannon's and the keep-alive client's single-resource req/s (issue 40). */
+export const CLIENT_SPREAD_TARGET = 1.3;
+/** The server's own CPU per single resource under the keep-alive client (issue 40), µs. */
+export const SINGLE_CPU_TARGET_US = 300;
+
+/** Issue 40's targets, under the keep-alive client: this ÷ peer per shape, the two clients' spread, the server's CPU. */
+function keepAliveTargets(
+  result: StoreResult,
+  add: (
+    target: string,
+    scope: { store?: string; sizes?: readonly string[]; label: string },
+    figure: string,
+    met: boolean | undefined,
+  ) => void,
+): void {
+  const compared = compareKeepAlive(result);
+  if (compared.length === 0) return;
+  const virtuoso = { store: 'virtuoso', sizes: ['100k', '1m'], label: 'Virtuoso, 100k and 1M' };
+  const rated = compared.filter((c) => c.ratio !== undefined && c.target !== undefined);
+  const misses = rated.filter((c) => c.ratio! < c.target!);
+  const dated = rated.some((c) => !('na' in c.peer) && c.peer.source === 'dated');
+  add(
+    `keep-alive client: this ÷ peer req/s ≥ 2 single, ≥ 3 list shapes, ≥ 1.5 the rest${dated ? ' (the peer’s dated figures)' : ''}`,
+    virtuoso,
+    rated.length === 0
+      ? 'no peer figure'
+      : misses.length === 0
+        ? `all ${rated.length} shapes met`
+        : misses.map((c) => `${c.label} ${c.ratio!.toFixed(2)} < ${c.target}`).join('; '),
+    rated.length === 0 ? undefined : misses.length === 0,
+  );
+  const single = compared.find((c) => c.key === 'single');
+  const spread =
+    single?.autocannon === undefined
+      ? undefined
+      : Math.max(single.autocannon, single.ours.loop.requestsPerSecond) /
+        Math.min(single.autocannon, single.ours.loop.requestsPerSecond);
+  add(
+    `single resource: autocannon and keep-alive req/s within ${CLIENT_SPREAD_TARGET}× of each other`,
+    virtuoso,
+    spread === undefined
+      ? 'n/a: needs both clients'
+      : `${Math.round(single!.autocannon!)} vs ${Math.round(single!.ours.loop.requestsPerSecond)} req/s (${spread.toFixed(2)}×)`,
+    spread === undefined ? undefined : spread <= CLIENT_SPREAD_TARGET,
+  );
+  const cpu = single?.ours.cpu?.server;
+  add(
+    `server CPU per single resource ≤ ${SINGLE_CPU_TARGET_US / 1000} ms (keep-alive client)`,
+    { store: 'virtuoso', sizes: ['100k'], label: 'Virtuoso, 100k' },
+    cpu === undefined ? 'n/a' : `${Math.round(cpu)} µs`,
+    cpu === undefined ? undefined : cpu <= SINGLE_CPU_TARGET_US,
+  );
 }

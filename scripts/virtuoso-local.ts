@@ -11,6 +11,8 @@ export interface LocalVirtuoso {
   sqlPort: number;
   httpPort: number;
   dir: string;
+  /** The `virtuoso-t` process, for its CPU time (bench/proc-cpu.ts). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -211,7 +213,7 @@ export async function startLocalVirtuoso(
     if (Date.now() > deadline) await fail(`did not answer on /sparql within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  if (options.grantAnonymousUpdate === false) return { sqlPort, httpPort, dir, stop };
+  if (options.grantAnonymousUpdate === false) return { sqlPort, httpPort, dir, pid: child.pid, stop };
   // isql exits 0 even when the statement fails: the error is only in its output.
   const grant = await promisify(execFile)(isql, [
     `127.0.0.1:${sqlPort}`,
@@ -247,5 +249,5 @@ export async function startLocalVirtuoso(
     await new Promise((r) => setTimeout(r, 200));
   }
   await fetch(probeGraph, { method: 'DELETE' }).then((r) => r.body?.cancel());
-  return { sqlPort, httpPort, dir, stop };
+  return { sqlPort, httpPort, dir, pid: child.pid, stop };
 }

@@ -3,27 +3,32 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { type Logger, pino } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { cachedResponses } from './cache/cached-responses.js';
+import { Freshness } from './cache/freshness.js';
+import { histogramHints } from './cache/histogram-hints.js';
+import { keptLists } from './cache/kept-lists.js';
+import { ResponseCache, type ResponseCacheOptions } from './cache/response-cache.js';
+import { templateMemo } from './cache/template-memo.js';
+import { warmLists } from './cache/warm-lists.js';
+import { WindowCache, type WindowCacheOptions } from './cache/window-cache.js';
 import { type Dataset, optionsOf } from './dataset.js';
 import { JsonApiError } from './errors/json-api-error.js';
-import { checkEngines, type EngineFindings, withFoundTextOrder } from './execute/engine-check.js';
-import { Freshness } from './execute/freshness.js';
+import type { Remembered } from './execute/paths/access-path.js';
 import { withSignal } from './execute/run-query.js';
-import { warmLists } from './execute/warm-lists.js';
-import { WindowCache, type WindowCacheOptions } from './execute/window-cache.js';
 import { apiDescriptionHandler } from './http/api-description.js';
 import { bearerOnly } from './http/bearer.js';
 import { type CorsOptions, corsHandler } from './http/cors.js';
-import { type DeltaListenerOptions, deltaListener } from './http/delta-listener.js';
 import { docsPageHandler } from './http/docs-page.js';
 import { errorHandler } from './http/error-handler.js';
 import { type Handler, plainRequests } from './http/handler.js';
 import { type HealthOptions, healthHandler } from './http/health.js';
-import { jsonApiHandler } from './http/json-api-handler.js';
-import { LiveData } from './http/live-data.js';
+import { type JsonApiOptions, jsonApiHandler, jsonApiPipeline } from './http/json-api-handler.js';
 import { Metrics } from './http/metrics.js';
-import { ResponseCache, type ResponseCacheOptions } from './http/response-cache.js';
 import { rootDocumentHandler } from './http/root-document.js';
 import { type StaticHeaders, setHeaders, staticHeaders } from './http/static-headers.js';
+import { type DeltaListenerOptions, deltaListener } from './live/delta-listener.js';
+import { LiveData } from './live/live-data.js';
+import { checkEngines, type EngineFindings, withFoundTextOrder } from './store/probes/engine-check.js';
 
 export interface AppOptions {
   readonly datasets: readonly Dataset[];
@@ -68,6 +73,12 @@ export interface AppOptions {
    */
   readonly metrics?: { readonly enabled?: boolean; readonly separate?: boolean; readonly token?: string };
   readonly health?: HealthOptions;
+  /**
+   * The hints that steer how lists are read (`cache/histogram-hints.ts`) and the query builders'
+   * memo (`cache/template-memo.ts`), one of each per app; on by default. Off, every request is
+   * planned and written as by a server that just started: the same answers, more work.
+   */
+  readonly hints?: boolean;
   /** Aborted when the server stops: requests still running are stopped and answered 503. */
   readonly shutdown?: AbortSignal;
   /** Share of requests written to the access log (0, the default, writes none). */
@@ -109,6 +120,7 @@ export function createApp(options: AppOptions): Express {
   const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup, freshness });
   const windows = new WindowCache({ ...options.windowCache, freshness });
   metrics.watchWindowCache(windows);
+  const remembered = rememberedBy(windows, options.hints !== false);
   const live = new LiveData(options.datasets, freshness, { response: cache, window: windows }, metrics.deltas);
   // Every request in flight listens to the shutdown signal: as many listeners as requests, on purpose.
   if (options.shutdown) setMaxListeners(0, options.shutdown);
@@ -145,9 +157,30 @@ export function createApp(options: AppOptions): Express {
   app.use(apiDescription);
   app.use(docsPageHandler(byName, fallback)); // /docs (and / for a browser): Scalar's API reference (HTML), with its own CSP
   app.use(rootDocumentHandler(byName, fallback)); // /: links to every dataset's collections, description and docs
-  app.use(jsonApiHandler(byName, fallback, cache, windows, logger, options.shutdown)); // 405, negotiation, cache, plan, SPARQL, ETag/304
+  // 405, negotiation, plan, SPARQL, ETag/304; the response cache around it where a dataset keeps responses.
+  const jsonApi = { datasets: byName, defaultDataset: fallback, logger, shutdown: options.shutdown, remembered };
+  const keepsResponses = datasets.some((dataset) => optionsOf(dataset).cacheTtlSeconds > 0);
+  app.use(keepsResponses ? cachedResponses(jsonApiPipeline(jsonApi), cache) : jsonApiHandler(jsonApi));
   app.use(errorHandler(logger)); // every error becomes a JSON:API error document, no-store
   return app;
+}
+
+/**
+ * What the app remembers for each dataset, as the executor reads it (`Remembered`): the dataset's
+ * kept lists when it keeps them (its window cache TTL), and the app's hints and query memo.
+ */
+function rememberedBy(windows: WindowCache, hinted: boolean): JsonApiOptions['remembered'] {
+  const hints = hinted ? histogramHints() : undefined;
+  const memo = hinted ? templateMemo() : undefined;
+  const byDataset = new Map<Dataset, Remembered>();
+  return (dataset, options) => {
+    let remembered = byDataset.get(dataset);
+    if (!remembered) {
+      const lists = windows.forDataset(dataset.name, options.windowCacheTtlSeconds);
+      byDataset.set(dataset, (remembered = { kept: lists && keptLists(lists), hints, memo }));
+    }
+    return remembered;
+  };
 }
 
 /** `/metrics`, open or behind a bearer token: one handler, which the CLI may serve on a port of its own. */

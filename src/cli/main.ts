@@ -6,14 +6,14 @@ import express, { type Express } from 'express';
 import { type Logger, pino } from 'pino';
 import pretty from 'pino-pretty';
 import { createApp, type WarmedDataset } from '../app.js';
+import { Freshness } from '../cache/freshness.js';
 import type { Dataset } from '../dataset.js';
-import { warnEmptyTypes } from '../execute/empty-types.js';
-import type { EngineFindings } from '../execute/engine-check.js';
-import { Freshness } from '../execute/freshness.js';
 import type { Handler } from '../http/handler.js';
 import { Metrics } from '../http/metrics.js';
 import { createApiServer, stopGracefully } from '../http/server.js';
 import { MappingError } from '../mapping/load-mapping.js';
+import { warnEmptyTypes } from '../store/probes/empty-types.js';
+import type { EngineFindings } from '../store/probes/engine-check.js';
 import {
   applyEnvironment,
   ConfigError,

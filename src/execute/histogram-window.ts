@@ -1,9 +1,7 @@
-import { LRUCache } from 'lru-cache';
 import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
 import { XSD } from '../rdf/vocabulary.js';
 import type { Cursor, KeyValue } from '../request/cursor.js';
-import { keptPerOwner } from '../sparql/kept-per-owner.js';
 import {
   buildCursorPositionQuery,
   buildKeyHistogramQuery,
@@ -14,41 +12,24 @@ import type { KeyRange } from '../sparql/keyset-clause.js';
 import { SUBJECT } from '../sparql/list-query.js';
 import { toText } from '../sparql/to-text.js';
 import type { Row, Store } from '../store/store.js';
+import { type HintMemo, type ListHints, NO_HINTS } from './list-hints.js';
 import { MAX_HISTOGRAM_VALUES } from './paths/plan-list-read.js';
 import { countAndHistogram, countValue, keyValueReader } from './rows.js';
 import { listLane, runQuery } from './run-query.js';
-
-/**
- * Histogram queries that found more than {@link MAX_HISTOGRAM_VALUES} values, not to be sent again for a
- * while. Only a hint: a replica without it sends one histogram query more, and answers the same.
- */
-const manyValues = new LRUCache<string, true>({ max: 1000, ttl: 10 * 60_000 });
-
-/** Whether this histogram query (its text) found too many values lately: the planner's `ListTraits.manyValues`. */
-export const manyHistogramValues = (text: string): boolean => manyValues.has(text);
-
-/**
- * What each list's histogram query (per mapping, by its text) read last, when it added up to the
- * count: where the next window of that list is likely to lie ({@link guessWindow}). Only a hint,
- * never served: a guessed window's rows are read in the same query as the histogram, and kept only
- * when that histogram puts the window where the guess did; a wrong or missing hint costs the second
- * query the window always took, and a replica without it answers the same. Dropped with the
- * mapping, by the bound (the most recently used 256 lists of a mapping), and by each read of the
- * list whose histogram differs, which replaces it.
- */
-const histories = keptPerOwner<Mapping, { last?: ReadHistogram }>(256);
 
 /** A histogram that added up, and the window queries guessed from it (their text, per window and attributes). */
 class ReadHistogram {
   /** Whether no two of its values can tie ({@link cannotTie}): its windows then need no range count. */
   readonly tieFree: boolean;
-  readonly guesses = new LRUCache<string, { guess: Guess | null }>({ max: 16 });
+  readonly guesses: HintMemo<{ guess: Guess | null }>;
 
   constructor(
     readonly blocks: readonly Block[],
     readonly total: number,
+    hints: ListHints,
   ) {
     this.tieFree = cannotTie(blocks.map((block) => block.value));
+    this.guesses = hints.memo(16);
   }
 
   /** Whether `blocks` are the ones it read, value for value and count for count. */
@@ -86,6 +67,18 @@ export type HistogramRead =
     }
   | { readonly kind: 'plain'; readonly total: number };
 
+/** What {@link histogramWindow} reads: the window (after a cursor), the store, the histogram query's text, and the hints that steer it. */
+export interface HistogramWindowRead {
+  readonly window: Window;
+  readonly store: Store;
+  /** The count-and-histogram query's text (`paths/plan-list-read.ts`). */
+  readonly text: string;
+  readonly attributes?: readonly Attribute[];
+  readonly after?: Cursor | undefined;
+  /** The app's hints (`list-hints.ts`); none: read as a server that just started. */
+  readonly hints?: ListHints | undefined;
+}
+
 /**
  * An offset window of a list read through its first key's histogram (`sparql/key-histogram.ts`):
  * one query (`histogramText`, planned by `paths/plan-list-read.ts`) gives the list's count and the
@@ -106,27 +99,23 @@ export type HistogramRead =
 export async function histogramWindow(
   mapping: Mapping,
   request: ListRequest,
-  window: Window,
-  store: Store,
-  histogramText: string,
-  attributes: readonly Attribute[] = [],
-  after?: Cursor,
+  { window, store, text, attributes = [], after, hints = NO_HINTS }: HistogramWindowRead,
 ): Promise<HistogramRead> {
-  const text = histogramText;
   const lane = listLane(request);
-  const history = histories(mapping, text, () => ({}));
+  const history = hints.lastHistogram<ReadHistogram>(mapping, text);
   const guess =
     after || !history.last ? undefined : guessWindow(history.last, mapping, request, window, store, attributes);
   const answer = await store.select(guess?.text ?? text, { lane, label: guess ? 'histogram+range' : 'histogram' });
   const { counts, window: guessed } = guess ? splitAnswer(answer) : { counts: answer, window: [] };
   const { total, histogram: values } = countAndHistogram(counts, ROWS.value);
   if (values.length > MAX_HISTOGRAM_VALUES) {
-    manyValues.set(text, true);
+    hints.foundManyValues(text);
     return { kind: 'plain', total };
   }
   const blocks = blocksOf(request, values);
   if (rowsIn(blocks) !== total) history.last = undefined;
-  else if (history.last?.total !== total || !history.last.same(blocks)) history.last = new ReadHistogram(blocks, total);
+  else if (history.last?.total !== total || !history.last.same(blocks))
+    history.last = new ReadHistogram(blocks, total, hints);
   const check = !(history.last?.tieFree ?? cannotTie(blocks.map((block) => block.value)));
   if (guess && !check && sameSpan(spanOf(blocks, window, total), guess.span)) {
     return {
@@ -197,8 +186,7 @@ function guessWindow(
     store.textOrder ?? null,
     attributes.map((attribute) => attribute.name),
   ]);
-  let kept = last.guesses.get(key);
-  if (!kept) {
+  const kept = last.guesses.kept(key, () => {
     const span = spanOf(last.blocks, window, last.total);
     let guess: Guess | null = null;
     if (typeof span === 'object') {
@@ -218,8 +206,8 @@ function guessWindow(
         guess = { text, span, withValues: page.withValues, ...(page.carried && { carried: page.carried }) };
       }
     }
-    last.guesses.set(key, (kept = { guess }));
-  }
+    return { guess };
+  });
   return kept.guess ?? undefined;
 }
 

@@ -1,4 +1,4 @@
-import type { Attribute, Mapping } from '../mapping/model.js';
+import type { Attribute } from '../mapping/model.js';
 import type { ListRequest, Paging, Window } from '../plan/plan.js';
 import { type Cursor, encodeCursor } from '../request/cursor.js';
 import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
@@ -6,14 +6,10 @@ import { pageStart } from '../request/parse-page.js';
 import type { PageParts } from '../shape/documents.js';
 import { cursorLinks, offsetLinks, type PageBase, requestLink } from '../shape/page-links.js';
 import type { Member } from '../shape/resource-objects.js';
-import type { Store } from '../store/store.js';
-import { manyHistogramValues } from './histogram-window.js';
 import type { ListRead, ListTraits, PathContext } from './paths/access-path.js';
 import { planListRead } from './paths/plan-list-read.js';
 import { readList } from './paths/read-list.js';
 import type { FieldValues } from './rows.js';
-import { Trace } from './trace.js';
-import type { ListWindows } from './window-cache.js';
 
 /** A page of a list: its members in order, and the links and meta the document gets. */
 export interface ListPage {
@@ -23,25 +19,27 @@ export interface ListPage {
   readonly values?: Map<string, FieldValues>;
 }
 
+/** What a page of a list is: the list, its paging, where its links point, the attributes it shows. */
+export interface PageAsked {
+  readonly request: ListRequest;
+  readonly paging: Paging;
+  readonly base: PageBase;
+  readonly attributes?: readonly Attribute[];
+}
+
 /**
  * One page of a list (an offset page, or a cursor page by the cursor pagination profile), with
  * its links and meta. The read is planned once (`paths/plan-list-read.ts`: which access path),
  * then run by that path's module (`paths/read-list.ts`); this shapes what it read into the page.
  * A path that reads the members' values of `attributes` with the page gives them (`values`).
  *
- * @example await listPage(mapping, plan.list, plan.paging, recorder, { path: '/concepts', query: 'page[size]=5' })
+ * @example await listPage({ mapping, store, trace }, { request: plan.list, paging: plan.paging, base: { path: '/concepts', query: 'page[size]=5' } })
  */
 export async function listPage(
-  mapping: Mapping,
-  request: ListRequest,
-  paging: Paging,
-  store: Store,
-  base: PageBase,
-  windows?: ListWindows,
-  attributes: readonly Attribute[] = [],
-  trace = new Trace(),
+  context: PathContext,
+  { request, paging, base, attributes = [] }: PageAsked,
 ): Promise<ListPage> {
-  const context: PathContext = { mapping, store, trace, ...(windows && { windows }) };
+  const { mapping } = context;
   const read = pageRead(request, paging, attributes);
   if (paging.page.kind === 'cursor') return cursorPage(context, read, paging, base);
   const { page } = paging;
@@ -122,27 +120,22 @@ export function pageRead(request: ListRequest, paging: Paging, attributes: reado
   return { request, window, keyset: { after, before, fromEnd }, count, attributes };
 }
 
-/** What the planner reads of the store and the caches. */
+/** What the planner reads of the store and of what the app remembers. */
 const traitsOf = (context: PathContext): ListTraits => ({
   oneGraph: context.store.oneGraph,
-  ...(context.store.textOrder && { textOrder: context.store.textOrder }),
-  windowCache: context.windows !== undefined,
-  manyValues: manyHistogramValues,
+  textOrder: context.store.textOrder,
+  windowCache: context.kept !== undefined,
+  hints: context.hints,
+  memo: context.memo,
 });
 
 /**
  * The first members of a list window, without links: what a to-one relationship points at
  * (never from the window cache, uncounted). 404 when the list hangs off a parent that does not exist.
  */
-export async function listWindow(
-  mapping: Mapping,
-  request: ListRequest,
-  window: Window,
-  store: Store,
-  trace = new Trace(),
-): Promise<Member[]> {
-  const context: PathContext = { mapping, store, trace };
+export async function listWindow(context: PathContext, request: ListRequest, window: Window): Promise<Member[]> {
   const read: ListRead = { request, window, count: 'none', attributes: [] };
-  const path = planListRead(mapping, read, { ...traitsOf(context), windowCache: false });
-  return (await readList(path, context)).members;
+  const { kept: _, ...unkept } = context;
+  const path = planListRead(context.mapping, read, traitsOf(unkept));
+  return (await readList(path, unkept)).members;
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Dataset } from '../dataset.js';
-import type { EngineFindings } from '../execute/engine-check.js';
 import { errorDocument } from '../shape/documents.js';
+import type { EngineFindings } from '../store/probes/engine-check.js';
 import { StoreError } from '../store/store.js';
 import type { Handler } from './handler.js';
 import { send } from './send.js';

@@ -2,15 +2,16 @@ import type { Logger } from 'pino';
 import { type Dataset, type DatasetOptions, optionsOf } from '../dataset.js';
 import { badParameter, JsonApiError, notFound } from '../errors/json-api-error.js';
 import { execute } from '../execute/execute.js';
+import type { Remembered } from '../execute/paths/access-path.js';
 import { withSignal } from '../execute/run-query.js';
 import { Trace } from '../execute/trace.js';
-import type { WindowCache } from '../execute/window-cache.js';
-import { planReads } from '../plan/plan-reads.js';
+import type { Plan } from '../plan/plan.js';
 import { planRequest } from '../plan/plan-request.js';
 import { CURSOR_PAGINATION_MEDIA_TYPE, CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
 import { negotiate } from '../request/negotiate.js';
 import type { Route } from '../request/parse-path.js';
 import { EXPLAIN_PARAMETER, parseQuery } from '../request/parse-query.js';
+import type { Document } from '../shape/documents.js';
 import { requestLink } from '../shape/page-links.js';
 import { type DeadlineSignal, deadlineSignal } from '../store/deadline-signal.js';
 import { QueryRecorder } from '../store/query-recorder.js';
@@ -18,26 +19,94 @@ import { sendVariants, Variants } from './compression.js';
 import { represent } from './conditional.js';
 import { ALLOW } from './cors.js';
 import { explanation, queryLog } from './explain.js';
-import type { Handler, Response } from './handler.js';
+import type { Handler, Request, Response } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
-import type { ResponseCache } from './response-cache.js';
+
+/** What the JSON:API handler serves, and what the app remembers for each dataset (given to the executor). */
+export interface JsonApiOptions {
+  readonly datasets: ReadonlyMap<string, Dataset>;
+  readonly defaultDataset: Dataset;
+  readonly logger: Logger;
+  readonly shutdown?: AbortSignal | undefined;
+  /** The kept lists, hints and query memo of a dataset (`cache/`), as the executor reads them; none by default. */
+  readonly remembered?: (dataset: Dataset, options: DatasetOptions) => Remembered;
+}
+
+/** A request resolved before anything is planned: its dataset (with its options), route, query and media type. */
+export interface JsonApiTarget {
+  readonly dataset: Dataset;
+  readonly options: DatasetOptions;
+  readonly route: Route;
+  /** The type-rooted path (`/trade-activities/5a3f`), whatever prefix the URL had. */
+  readonly path: string;
+  /** The raw query string. */
+  readonly query: string;
+  readonly profiles: readonly string[];
+  /** The negotiated media type: the cursor profile, when asked for, changes the body. */
+  readonly mediaType: string;
+}
+
+/** What answering a request gave: its document, the plan and the steps it took, and its `Server-Timing`. */
+export interface JsonApiAnswer {
+  readonly document: Document;
+  readonly plan: Plan;
+  readonly trace: Trace;
+  readonly timing: string;
+  /** Asked with `explain-plan`: an answer of this one run, never to be kept. */
+  readonly explained: boolean;
+}
+
+/** The JSON:API pipeline in its stages, for the handler and for what is put around it (`cache/cached-responses.ts`). */
+export interface JsonApiPipeline {
+  /** 405, negotiation, the route and its dataset. */
+  target(req: Request): JsonApiTarget;
+  /** Parse the query, plan, execute (SPARQL), shape. */
+  answer(target: JsonApiTarget, req: Request, res: Response): Promise<JsonApiAnswer>;
+}
 
 /**
  * Serves every JSON:API URL: `/api/<dataset>/<type>[/<id>[/<relationship> | /links/<relationship>]]`,
  * and the same without the `/api/<dataset>` prefix for the default dataset. The pipeline, in order:
- * negotiate → parse path → response cache → parse query and plan → execute (SPARQL) → cache → send
- * (a 304 when If-None-Match matches). `Server-Timing` gives the queries, the store's time and the
- * steps the request took; with `explain-plan` (where the dataset allows it) `meta.explain` shows
- * them with each query (`explain.ts`).
+ * negotiate → parse path → parse query and plan → execute (SPARQL) → send (a 304 when
+ * If-None-Match matches). `Server-Timing` gives the queries, the store's time and the steps the
+ * request took; with `explain-plan` (where the dataset allows it) `meta.explain` shows them with
+ * each query (`explain.ts`). Nothing here remembers: the response cache is put around it
+ * (`cache/cached-responses.ts`), and the executor gets what else the app remembers from `remembered`.
  */
-export function jsonApiHandler(
-  datasets: ReadonlyMap<string, Dataset>,
-  defaultDataset: Dataset,
-  cache: ResponseCache,
-  windows: WindowCache,
-  logger: Logger,
-  shutdown?: AbortSignal,
-): Handler {
+export function jsonApiHandler(options: JsonApiOptions): Handler {
+  const pipeline = jsonApiPipeline(options);
+  return async (req, res) => {
+    const target = pipeline.target(req);
+    const answer = await pipeline.answer(target, req, res);
+    res.setHeader('Server-Timing', answer.timing);
+    await sendAnswer(req, res, { target, answer });
+  };
+}
+
+/** What {@link sendAnswer} sends: an answer's document, or the variants a cache kept of one. */
+export type Sent =
+  | { readonly target: JsonApiTarget; readonly answer: JsonApiAnswer }
+  | { readonly target: JsonApiTarget; readonly variants: Variants; readonly grown: () => void };
+
+/**
+ * Sends an answer's document: `no-store` when explained, else with the dataset's `Cache-Control`;
+ * or the variants a cache kept (`grown`: told when a compressed form is added to them).
+ */
+export function sendAnswer(req: Request, res: Response, sent: Sent): Promise<void> {
+  const { cacheControl } = sent.target.options;
+  if ('variants' in sent) return sendVariants(req, res, sent.variants, { cacheControl, made: sent.grown });
+  const variants = new Variants(represent(sent.answer.document));
+  return sendVariants(req, res, variants, { cacheControl: sent.answer.explained ? 'no-store' : cacheControl });
+}
+
+/** The stages of {@link jsonApiHandler}, each a function of what the one before gave. */
+export function jsonApiPipeline({
+  datasets,
+  defaultDataset,
+  logger,
+  shutdown,
+  remembered,
+}: JsonApiOptions): JsonApiPipeline {
   // A dataset's options with their defaults, merged once rather than per request.
   const optionsByDataset = new Map<Dataset, DatasetOptions>();
   const optionsFor = (dataset: Dataset): DatasetOptions => {
@@ -48,80 +117,77 @@ export function jsonApiHandler(
     }
     return options;
   };
-  return async (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new JsonApiError(
-        405,
-        'Method Not Allowed',
-        `This API is read-only; ${req.method} is not allowed. Allowed: ${ALLOW}.`,
-        { headers: { Allow: ALLOW } },
-      );
-    }
-    const { profiles } = negotiate(req.headers.accept, req.headers['content-type']);
-    const url = parsedTarget(req); // split and parsed once: the metrics and the error log read it too
-    const route = url.route();
-    const dataset = route.dataset === undefined ? defaultDataset : datasets.get(route.dataset);
-    if (!dataset)
-      throw notFound(`There is no dataset '${route.dataset}'. Datasets: ${[...datasets.keys()].join(', ')}.`);
-    const options = optionsFor(dataset);
-    // Only 200s are cached, so an entry exists only for a request that plans without error.
-    // The cursor profile, when asked for, changes the body: it is part of the negotiated media type.
-    const mediaType = profiles.includes(CURSOR_PAGINATION_PROFILE) ? CURSOR_PAGINATION_MEDIA_TYPE : JSON_API;
-    const key = { dataset: dataset.name, path: canonicalPath(route), query: url.query, mediaType };
-    const cached = cache.get(key, options.cacheTtlSeconds);
-    if (cached) {
-      res.setHeader('Server-Timing', 'cache;desc=hit');
-      await sendVariants(req, res, cached, { cacheControl: options.cacheControl, made: () => cache.grown(key) });
-      return;
-    }
-    // Before anything is read: a change announced from now on makes this answer stale.
-    const stamp = cache.now();
-    const parameters = parseQuery(key.query, options.filterSyntax);
-    if (parameters.explain && !options.explain) throw explainOff();
-    const plan = planRequest(dataset.mapping, route, parameters, options, profiles);
-    const recorder = new QueryRecorder(dataset.store, queryLog(logger, req));
-    const trace = new Trace();
-    const page = { path: dataset.linkBase + key.path, query: key.query };
-    // The store's work stops when the deadline passes, the client goes away, or the server stops.
-    const stop = requestSignal(res, options.timeoutMs, shutdown);
-    const { signal } = stop;
-    try {
-      const document = await execute(
-        dataset.mapping,
-        plan,
-        withSignal(recorder, signal),
-        {
-          linkBase: dataset.linkBase,
-          self: requestLink(page),
-          related: dataset.linkBase + canonicalPath({ ...route, linkage: undefined }),
-          page,
-        },
-        windows.forDataset(dataset.name, options.windowCacheTtlSeconds),
-        trace,
-      );
-      const timing = recorder.serverTiming(trace.name());
-      if (parameters.explain) {
-        // An explanation is of this one run: never cached, here or by anyone.
-        document.meta = { ...document.meta, explain: explanation(trace, recorder) };
-        res.setHeader('Server-Timing', timing);
-        await sendVariants(req, res, new Variants(represent(document)), { cacheControl: 'no-store' });
-        return;
-      }
-      const reads = options.cacheTtlSeconds > 0 ? planReads(dataset.mapping, plan, trace.found, trace.shown) : [];
-      const reading = { dataset: dataset.name, reads, stamp };
-      const variants = cache.set(key, new Variants(represent(document)), options.cacheTtlSeconds, reading);
-      res.setHeader('Server-Timing', timing + (options.cacheTtlSeconds > 0 ? ', cache;desc=miss' : ''));
-      await sendVariants(req, res, variants, { cacheControl: options.cacheControl, made: () => cache.grown(key) });
-    } catch (error) {
-      res.setHeader('Server-Timing', recorder.serverTiming(trace.name()));
-      if (!signal.aborted) throw error;
-      if (stop.expired() || shutdown?.aborted) throw timedOut(options.timeoutMs, shutdown?.aborted ?? false, error);
-      throw new ClientGone('the client closed the connection', { cause: error });
-    } finally {
-      stop.dispose();
-    }
+  return {
+    target: (req) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw notAllowed(req.method);
+      const { profiles } = negotiate(req.headers.accept, req.headers['content-type']);
+      const url = parsedTarget(req); // split and parsed once: the metrics and the error log read it too
+      const route = url.route();
+      const dataset = route.dataset === undefined ? defaultDataset : datasets.get(route.dataset);
+      if (!dataset)
+        throw notFound(`There is no dataset '${route.dataset}'. Datasets: ${[...datasets.keys()].join(', ')}.`);
+      const mediaType = profiles.includes(CURSOR_PAGINATION_PROFILE) ? CURSOR_PAGINATION_MEDIA_TYPE : JSON_API;
+      const options = optionsFor(dataset);
+      return { dataset, options, route, path: canonicalPath(route), query: url.query, profiles, mediaType };
+    },
+    answer: (target, req, res) => answer(target, { req, res, logger, shutdown, remembered }),
   };
 }
+
+/** Plans and executes one request, within its deadline. */
+async function answer(
+  target: JsonApiTarget,
+  {
+    req,
+    res,
+    logger,
+    shutdown,
+    remembered,
+  }: Pick<JsonApiOptions, 'logger' | 'shutdown' | 'remembered'> & { req: Request; res: Response },
+): Promise<JsonApiAnswer> {
+  const { dataset, options, route } = target;
+  const parameters = parseQuery(target.query, options.filterSyntax);
+  if (parameters.explain && !options.explain) throw explainOff();
+  const plan = planRequest(dataset.mapping, route, parameters, options, target.profiles);
+  const recorder = new QueryRecorder(dataset.store, queryLog(logger, req));
+  const trace = new Trace();
+  const page = { path: dataset.linkBase + target.path, query: target.query };
+  const links = {
+    linkBase: dataset.linkBase,
+    self: requestLink(page),
+    related: dataset.linkBase + canonicalPath({ ...route, linkage: undefined }),
+    page,
+  };
+  // The store's work stops when the deadline passes, the client goes away, or the server stops.
+  const stop = requestSignal(res, options.timeoutMs, shutdown);
+  const { signal } = stop;
+  try {
+    const store = withSignal(recorder, signal);
+    const document = await execute(dataset.mapping, plan, { store, links, trace, ...remembered?.(dataset, options) });
+    // An explanation is of this one run: never cached, here or by anyone.
+    if (parameters.explain) document.meta = { ...document.meta, explain: explanation(trace, recorder) };
+    return {
+      document,
+      plan,
+      trace,
+      timing: recorder.serverTiming(trace.name()),
+      explained: parameters.explain ?? false,
+    };
+  } catch (error) {
+    res.setHeader('Server-Timing', recorder.serverTiming(trace.name()));
+    if (!signal.aborted) throw error;
+    if (stop.expired() || shutdown?.aborted) throw timedOut(options.timeoutMs, shutdown?.aborted ?? false, error);
+    throw new ClientGone('the client closed the connection', { cause: error });
+  } finally {
+    stop.dispose();
+  }
+}
+
+/** The 405 of a method other than GET and HEAD. */
+const notAllowed = (method: string | undefined) =>
+  new JsonApiError(405, 'Method Not Allowed', `This API is read-only; ${method} is not allowed. Allowed: ${ALLOW}.`, {
+    headers: { Allow: ALLOW },
+  });
 
 /**
  * The client closed the connection before its answer: nothing can be sent, and its store work

@@ -1,8 +1,8 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { EngineFindings } from '../execute/engine-check.js';
-import type { WindowCache, WindowCacheStats } from '../execute/window-cache.js';
+import type { WindowCache, WindowCacheStats } from '../cache/window-cache.js';
+import { DeltaMetrics } from '../live/delta-metrics.js';
+import type { EngineFindings } from '../store/probes/engine-check.js';
 import { type Store, StoreError } from '../store/store.js';
-import { DeltaMetrics } from './delta-metrics.js';
 import type { Handler } from './handler.js';
 import { routeLabel } from './route-label.js';
 

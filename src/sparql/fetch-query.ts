@@ -3,9 +3,9 @@ import type { IdLookup } from '../mapping/ids.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
 import { bgp, bind, iri, literal, op, optional, triple, values, variable } from './ast.js';
 import { exactDoubleText } from './comparable.js';
-import { keptPerOwner } from './kept-per-owner.js';
 import { lookupPatterns } from './members.js';
 import { QueryTemplate } from './query-template.js';
+import type { TemplateMemo } from './template-memo.js';
 import type { FilledQuery } from './to-text.js';
 
 /** Whose attributes to fetch: known member IRIs (from a list query), or one request id to look up. */
@@ -42,7 +42,7 @@ export function buildFetchQuery(
  * Each type's fetch templates, by the shape of the fetch (`fetchQuery`). Sparse fieldsets and page
  * sizes make many shapes possible: the most recently used are kept.
  */
-const templates = keptPerOwner<ResourceType, QueryTemplate>(64);
+const FETCH_TEMPLATES = { name: 'fetch', max: 64 } as const;
 
 /**
  * {@link buildFetchQuery}'s query from a template of the type and the fetch's shape (a lookup by
@@ -55,19 +55,21 @@ export function fetchQuery(
   type: ResourceType,
   subjects: FetchSubjects,
   attributes: readonly Attribute[] = [...type.attributes.values()],
+  /** Keeps the template (`template-memo.ts`); without it the template is made for this query alone. */
+  memo?: TemplateMemo,
 ): FilledQuery {
   const names = JSON.stringify(attributes.map((a) => a.name)); // unambiguous: a member name may hold a space
   const lookup = 'lookup' in subjects ? subjects.lookup : undefined;
   const values = 'iris' in subjects ? subjects.iris : [lookupValue(subjects.lookup)];
   const key = `${lookup?.kind ?? values.length} ${names}`;
-  const template = templates(type, key, () => {
+  const make = () => {
     const shaped = (slots: readonly string[]): FetchSubjects =>
       lookup === undefined
         ? { iris: slots }
         : { lookup: lookup.kind === 'iri' ? { kind: 'iri', iri: slots[0]! } : { kind: 'literal', value: slots[0]! } };
     return new QueryTemplate((slots) => buildFetchQuery(type, shaped(slots), attributes));
-  });
-  return template.fill(values);
+  };
+  return (memo ? memo.kept(FETCH_TEMPLATES, type, key, make) : make()).fill(values);
 }
 
 /** The IRI or the id literal's text a lookup is for. */

@@ -6,10 +6,10 @@ import type { Cursor } from '../request/cursor.js';
 import { valueOrder } from '../request/filter-values.js';
 import { aggregate, filter, literal, op, variable } from './ast.js';
 import { exactValue, withAttributeValues } from './fetch-query.js';
-import { keptPerOwner } from './kept-per-owner.js';
 import { type KeyRange, keysetOrder, rangeClauses } from './keyset-clause.js';
 import { buildCountQuery, buildListQuery, listPatterns, SUBJECT, select } from './list-query.js';
 import { idSortExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
+import type { TemplateMemo } from './template-memo.js';
 import { keyLike } from './text-key.js';
 import { toText } from './to-text.js';
 
@@ -77,10 +77,17 @@ export function buildKeyHistogramQuery(
 }
 
 /** Each mapping's histogram texts of lists without filters (`keyHistogramText`); `null`: none. */
-const HISTOGRAM_TEXTS = 256;
-const histogramTexts = keptPerOwner<Mapping, { text: string | null }>(HISTOGRAM_TEXTS);
+const HISTOGRAM_TEXTS = { name: 'histogram', max: 256 } as const;
 /** Each mapping's histogram texts of filtered lists, by the query's JSON (`keyHistogramText`). */
-const filteredHistogramTexts = keptPerOwner<Mapping, { text: string }>(HISTOGRAM_TEXTS);
+const FILTERED_HISTOGRAM_TEXTS = { name: 'filtered-histogram', max: 256 } as const;
+
+/** How a histogram query is written: its bound on values, the store's graph and text order, and the memo that keeps its text. */
+export interface HistogramTextOptions {
+  readonly limit: number;
+  readonly oneGraph: boolean;
+  readonly textOrder?: TextOrder | undefined;
+  readonly memo?: TemplateMemo | undefined;
+}
 
 /**
  * {@link buildKeyHistogramQuery}'s text in `textOrder`. A list without filters has the same one
@@ -91,30 +98,30 @@ const filteredHistogramTexts = keptPerOwner<Mapping, { text: string }>(HISTOGRAM
  * itself (its JSON, which holds every term of it): writing it took about 0.1 ms of a filtered
  * page's 3 (a third of the server's time beyond the store's).
  *
- * @example keyHistogramText(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, 501, false)
+ * Without a `memo`, the text is written each time (the same text).
+ *
+ * @example keyHistogramText(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, { limit: 501, oneGraph: false })
  */
 export function keyHistogramText(
   mapping: Mapping,
   request: ListRequest,
-  limit: number,
-  oneGraph: boolean,
-  textOrder?: TextOrder,
+  { limit, oneGraph, textOrder, memo }: HistogramTextOptions,
 ): string | undefined {
   if (request.parent) return undefined; // no list of a parent is read through its histogram
+  const write = () => {
+    const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
+    return { text: query ? toText(query, textOrder) : null };
+  };
+  if (!memo) return write().text ?? undefined;
   if (request.filters.length > 0) {
     const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
     if (!query) return undefined;
     const key = JSON.stringify([textOrder ?? null, query]);
-    return filteredHistogramTexts(mapping, key, () => ({ text: toText(query, textOrder) })).text;
+    return memo.kept(FILTERED_HISTOGRAM_TEXTS, mapping, key, () => ({ text: toText(query, textOrder) })).text;
   }
   const sort = request.sort.map((key) => [key.field, key.descending]);
   const key = JSON.stringify([request.type.name, sort, limit, oneGraph, textOrder ?? null]);
-  return (
-    histogramTexts(mapping, key, () => {
-      const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
-      return { text: query ? toText(query, textOrder) : null };
-    }).text ?? undefined
-  );
+  return memo.kept(HISTOGRAM_TEXTS, mapping, key, write).text ?? undefined;
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { SelectQuery } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
-import type { Attribute, Mapping, ResourceType } from '../mapping/model.js';
+import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
-import { keptPerOwner } from './kept-per-owner.js';
 import { buildListQuery, buildRelatedPageQuery } from './list-query.js';
 import { QueryTemplate } from './query-template.js';
+import type { TemplateMemo } from './template-memo.js';
 import type { FilledQuery } from './to-text.js';
 
 /**
@@ -12,22 +12,22 @@ import type { FilledQuery } from './to-text.js';
  * has no such query. Page sizes, offsets, sorts and fieldsets make many shapes possible: the most
  * recently used are kept.
  */
-const templates = keptPerOwner<ResourceType, { template: QueryTemplate | null }>(64);
+const RELATED_TEMPLATES = { name: 'related', max: 64 } as const;
 
 /**
  * {@link buildRelatedPageQuery}'s query (the first page of a related list with its members'
  * values) from a template of the page's shape, the parent's IRI or id slotted in.
  *
- * @example relatedPageQuery(mapping, { type: concepts, parent, sort: concepts.defaultSort, filters: [] }, { limit: 20, offset: 0 }, [notation, label])
+ * @example relatedPageQuery(mapping, { type: concepts, parent, sort: concepts.defaultSort, filters: [] }, { window: { limit: 20, offset: 0 }, attributes: [notation, label] })
  */
 export function relatedPageQuery(
   mapping: Mapping,
   request: ListRequest,
-  window: Window,
-  attributes: readonly Attribute[],
+  { window, attributes, memo }: { window: Window; attributes: readonly Attribute[]; memo?: TemplateMemo | undefined },
 ): SelectQuery | FilledQuery | undefined {
   const names = attributes.map((a) => a.name);
-  return withParentSlot(request, ['page', window, names], (r) => buildRelatedPageQuery(mapping, r, window, attributes));
+  const build = (r: ListRequest) => buildRelatedPageQuery(mapping, r, window, attributes);
+  return withParentSlot(request, { shape: ['page', window, names], build, memo });
 }
 
 /**
@@ -36,8 +36,13 @@ export function relatedPageQuery(
  *
  * @example relatedListQuery(mapping, { type: concepts, parent, sort: concepts.defaultSort, filters: [] }, { limit: 20, offset: 0 })
  */
-export function relatedListQuery(mapping: Mapping, request: ListRequest, window: Window): SelectQuery | FilledQuery {
-  return withParentSlot(request, ['list', window], (r) => buildListQuery(mapping, r, window))!;
+export function relatedListQuery(
+  mapping: Mapping,
+  request: ListRequest,
+  window: Window,
+  memo?: TemplateMemo,
+): SelectQuery | FilledQuery {
+  return withParentSlot(request, { shape: ['list', window], build: (r) => buildListQuery(mapping, r, window), memo })!;
 }
 
 /**
@@ -45,27 +50,35 @@ export function relatedListQuery(mapping: Mapping, request: ListRequest, window:
  * the parent's IRI or id slotted in, so that a related list's text is written once per shape, not
  * per request. `shape` holds whatever else the query depends on beside the request's parent,
  * type, relationship, lookup kind and sort. A list without parent, or with filters (whose values
- * the template would have to hold), is built whole. `undefined` where `build` gives none.
+ * the template would have to hold), is built whole, and so is every query without a `memo` to keep
+ * templates in (the same text). `undefined` where `build` gives none.
  */
 function withParentSlot(
   request: ListRequest,
-  shape: readonly unknown[],
-  build: (request: ListRequest) => SelectQuery | undefined,
+  {
+    shape,
+    build,
+    memo,
+  }: {
+    shape: readonly unknown[];
+    build: (request: ListRequest) => SelectQuery | undefined;
+    memo: TemplateMemo | undefined;
+  },
 ): SelectQuery | FilledQuery | undefined {
   const { parent } = request;
-  if (!parent || request.filters.length > 0) return build(request);
+  if (!parent || request.filters.length > 0 || !memo) return build(request);
   const key = JSON.stringify([
     parent.relationship.name,
     parent.lookup.kind,
     request.sort.map((k) => [k.field, k.descending]),
     ...shape,
   ]);
-  const entry = templates(parent.type, key, () => {
+  const entry = memo.kept(RELATED_TEMPLATES, parent.type, key, () => {
     const lookup = (value: string): IdLookup =>
       parent.lookup.kind === 'iri' ? { kind: 'iri', iri: value } : { kind: 'literal', value };
     const withParent = ([value]: readonly string[]) =>
       build({ ...request, parent: { ...parent, lookup: lookup(value!) } });
     return { template: withParent(['']) ? new QueryTemplate((values) => withParent(values)!) : null };
-  });
+  }) as { template: QueryTemplate | null };
   return entry.template?.fill([parent.lookup.kind === 'iri' ? parent.lookup.iri : parent.lookup.value]);
 }

@@ -12,7 +12,7 @@ import {
   verdict,
 } from '../../bench/deltas-report.js';
 import { MU_CL_RESOURCES } from '../../bench/reference.js';
-import { WindowCache } from '../../src/execute/window-cache.js';
+import { WindowCache } from '../../src/cache/window-cache.js';
 import { Metrics } from '../../src/http/metrics.js';
 import { latency } from './results-fixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COLD_TARGETS, renderMedians } from '../../bench/medians.js';
+import { COLD_TARGETS, renderKeepAliveMedians, renderMedians } from '../../bench/medians.js';
 import { fastestPeer } from '../../bench/reference.js';
 import type { RunResult, ShapeResult } from '../../bench/results.js';
 import { latency, measured, storeResult } from './results-fixtures.js';
@@ -53,5 +53,52 @@ describe('renderMedians', () => {
 
   it('refuses runs of several sizes: a median over sizes would mean nothing', () => {
     expect(() => renderMedians([run('1m', 1400, 30), run('100k', 1500, 40)], 'virtuoso')).toThrow(/several sizes/);
+  });
+});
+
+describe('renderKeepAliveMedians', () => {
+  const loop = (rps: number) => ({
+    connections: 10,
+    seconds: 4,
+    requestsPerSecond: rps,
+    p50: 5,
+    p99: 9,
+    completed: rps * 4,
+    failed: 0,
+  });
+  const withKeepAlive = (ours: number, theirs: number, serverCpu: number) => {
+    const ok = measured('single', 3, 2) as Extract<ShapeResult, { status: 'ok' }>;
+    return storeResult({
+      size: '100k',
+      peer: { command: './start {port}' },
+      shapes: [
+        {
+          ...ok,
+          keepAlive: {
+            server: { sequential: latency(6), loop: loop(ours), cpu: { server: serverCpu, store: 500, client: 200 } },
+            peer: {
+              sequential: latency(7),
+              loop: loop(theirs),
+              cpu: { server: 3, store: 900, peer: 700, client: 200 },
+            },
+            first: 'server',
+          },
+        },
+      ],
+    });
+  };
+
+  it('gives each run’s figures, the median of each run’s this ÷ peer against its target, and the median CPU', () => {
+    const table = renderKeepAliveMedians([
+      withKeepAlive(700, 600, 400),
+      withKeepAlive(900, 300, 600),
+      withKeepAlive(800, 500, 500),
+    ])!;
+    const row = table.split('\n').find((line) => line.startsWith('| single |'))!;
+    // Per run: 1.17, 3.00, 1.60; their median 1.60, not the ratio of the medians (800 / 500).
+    expect(row).toBe(
+      '| single | 700 / 900 / 800 (800) | 600 / 300 / 500 (500) | 1.60 (≥ 2) ✗ | 6.0 | 800 | 500 / 500 / 200 | 700 |',
+    );
+    expect(renderKeepAliveMedians([storeResult()])).toBeUndefined();
   });
 });

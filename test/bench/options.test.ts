@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBenchOptions } from '../../bench/options.js';
+import { parseBenchOptions, USAGE } from '../../bench/options.js';
 
 describe('parseBenchOptions', () => {
   it('defaults to every size and store, 10 and 50 connections', () => {
@@ -61,6 +61,40 @@ describe('parseBenchOptions', () => {
     expect(parseBenchOptions([])).toMatchObject({ deltas: false });
   });
 
+  it('loads with `load` by default, runs both clients with issue 40’s keep-alive protocol, no peer without BENCH_PEER', () => {
+    expect(parseBenchOptions([])).toMatchObject({
+      loader: 'load',
+      clients: ['keep-alive', 'autocannon'],
+      keepAlive: { sequential: 30, connections: 10, seconds: 4 },
+    });
+    expect(parseBenchOptions([])).not.toHaveProperty('peer');
+    expect(parseBenchOptions([], { BENCH_PEER: '  ' })).not.toHaveProperty('peer');
+    expect(parseBenchOptions(['--smoke'])).toMatchObject({ keepAlive: { sequential: 5, seconds: 0.3 } });
+    expect(
+      parseBenchOptions(['--loader', 'bulk', '--clients', 'keep-alive', '--keep-alive-seconds', '6'], {
+        BENCH_PEER: './start {port} {endpoint} {graph}',
+      }),
+    ).toMatchObject({
+      loader: 'bulk',
+      clients: ['keep-alive'],
+      keepAlive: { seconds: 6 },
+      peer: './start {port} {endpoint} {graph}',
+    });
+  });
+
+  it('documents every option in its help text', () => {
+    for (const option of [
+      '--loader',
+      '--clients',
+      '--keep-alive-seconds',
+      'BENCH_PEER',
+      '{port}',
+      '{endpoint}',
+      '{graph}',
+    ])
+      expect(USAGE).toContain(option);
+  });
+
   it('10m: only when named, and on Virtuoso only', () => {
     expect(parseBenchOptions([])).toMatchObject({ sizes: ['10k', '100k', '1m'] });
     expect(parseBenchOptions(['--size', '10m'])).toMatchObject({ sizes: ['10m'], stores: ['virtuoso'] });
@@ -112,6 +146,10 @@ describe('parseBenchOptions', () => {
     { argv: ['--connections', '10,x'], message: /--connections/ },
     { argv: ['--iterations', '2.5'], message: /--iterations/ },
     { argv: ['--sizes', '10k'], message: /Unknown option '--sizes'/ },
+    { argv: ['--loader', 'ttlp'], message: /--loader: expected one of load, bulk, got 'ttlp'/ },
+    { argv: ['--clients', 'wrk'], message: /--clients: expected one or more of keep-alive, autocannon/ },
+    { argv: ['--clients', ','], message: /--clients: expected one or more/ },
+    { argv: ['--keep-alive-seconds', '0'], message: /--keep-alive-seconds: expected seconds/ },
   ])('refuses $argv', ({ argv, message }) => {
     const parsed = parseBenchOptions(argv);
     expect(typeof parsed).toBe('string');

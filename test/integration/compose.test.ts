@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { findExecutable, type LocalVirtuoso, startLocalVirtuoso } from '../../scripts/virtuoso-local.js';
 import { runLoad } from '../../src/cli/load-command.js';
 import { loadOptions, serveOptions } from '../../src/cli/options.js';
-import { parseDeltaBody } from '../../src/http/delta-body.js';
+import { parseDeltaBody } from '../../src/live/delta-body.js';
 import { captureIo } from '../support/cli-io.js';
 
 // docker-compose.yml and the Dockerfile cannot be run here (no Docker engine): this keeps them

@@ -1,9 +1,9 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { checkEngine, type EngineFinding, textOrderOf } from '../../src/execute/engine-check.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import { createHttpStore } from '../../src/store/http-store.js';
+import { checkEngine, type EngineFinding, textOrderOf } from '../../src/store/probes/engine-check.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient } from '../support/api-client.js';
 import { describeStores, openSampleStore, SAMPLE_MAPPING, type StoreName } from '../support/each-store.js';

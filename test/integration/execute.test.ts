@@ -126,7 +126,10 @@ describeEachStore('execute: plan → SPARQL → document, directly', (h) => {
     const recorder = new QueryRecorder(store);
     const page = { path, query };
     const related = path.replace(/\/(links|relationships)\/([^/]+)$/, '/$2');
-    const document = await execute(served, plan, recorder, { linkBase: '', self: requestLink(page), related, page });
+    const document = await execute(served, plan, {
+      store: recorder,
+      links: { linkBase: '', self: requestLink(page), related, page },
+    });
     return { document: asJson(document), raw: document, queries: recorder.queries };
   }
 
@@ -134,11 +137,9 @@ describeEachStore('execute: plan → SPARQL → document, directly', (h) => {
   async function failing(path: string, query = '', options: DatasetOptions = DEFAULT_DATASET_OPTIONS) {
     const recorder = new QueryRecorder(h().store);
     const plan = planRequest(h().mapping, parsePath(path), parseQuery(query), options);
-    const error = await execute(h().mapping, plan, recorder, {
-      linkBase: '',
-      self: path,
-      related: path,
-      page: { path, query },
+    const error = await execute(h().mapping, plan, {
+      store: recorder,
+      links: { linkBase: '', self: path, related: path, page: { path, query } },
     }).then(
       (document) => expect.fail(`expected a 404, got ${JSON.stringify(document).slice(0, 200)}`),
       (e: unknown) => e,

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Term } from '@rdfjs/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { histogramWindow, manyHistogramValues } from '../../src/execute/histogram-window.js';
+import { histogramHints } from '../../src/cache/histogram-hints.js';
+import { histogramWindow } from '../../src/execute/histogram-window.js';
 import { planListRead } from '../../src/execute/paths/plan-list-read.js';
 import { countValue, groupValues } from '../../src/execute/rows.js';
 import { listLane, runQuery } from '../../src/execute/run-query.js';
@@ -59,11 +60,11 @@ async function checkSorts(
       const path = planListRead(mapping, plainRead, {
         oneGraph: false,
         windowCache: false,
-        manyValues: manyHistogramValues,
+        hints,
       });
       // Not a list for a histogram (its first key is the id, or not flat), or one of too many values.
       if (path.kind !== 'histogram') break;
-      const viaHistogram = await histogramWindow(mapping, request, window, store, path.text);
+      const viaHistogram = await histogramWindow(mapping, request, { window, store, text: path.text, hints });
       compared++;
       expect(viaHistogram.total, `${name}?sort=${sort} count`).toBe(total);
       if (viaHistogram.kind === 'plain') continue;
@@ -74,6 +75,9 @@ async function checkSorts(
   }
   return { compared, read };
 }
+
+/** One app's hints, as the server keeps them (`cache/histogram-hints.ts`). */
+const hints = histogramHints();
 
 const ids = (rows: Row[]) => rows.map((row) => `${row.s?.value} ${row.s_id?.value ?? ''}`);
 
@@ -114,13 +118,19 @@ describeEachStore('windows read through the sort key histogram', (harness) => {
       const path = planListRead(mapping, read, {
         oneGraph: false,
         windowCache: false,
-        manyValues: manyHistogramValues,
+        hints,
       });
       if (path.kind !== 'histogram') continue;
       const [countRow] = await runQuery(store, buildCountQuery(mapping, request, false), listLane(request), 'count');
       for (const window of windows(countValue(countRow, 'count')).filter(({ limit }) => limit === 7)) {
         const recorder = new QueryRecorder(store);
-        const found = await histogramWindow(mapping, request, window, recorder, path.text, attributes);
+        const found = await histogramWindow(mapping, request, {
+          window,
+          store: recorder,
+          text: path.text,
+          attributes,
+          hints,
+        });
         if (found.kind === 'plain') continue;
         const where = `${name}?sort=${sort} ${JSON.stringify(window)}`;
         const plain = await runQuery(store, buildListQuery(mapping, request, window), listLane(request), 'list');
@@ -181,14 +191,14 @@ describe('[embedded] a window guessed from a histogram that has changed since', 
       const path = planListRead(mapping, read, {
         oneGraph: false,
         windowCache: false,
-        manyValues: manyHistogramValues,
+        hints,
       });
       expect(path.kind).toBe('histogram');
       if (path.kind !== 'histogram') continue;
       for (const window of windows(40).filter(({ limit }) => limit === 7))
         for (const store of [before, after]) {
           const recorder = new QueryRecorder(store);
-          const found = await histogramWindow(mapping, request, window, recorder, path.text);
+          const found = await histogramWindow(mapping, request, { window, store: recorder, text: path.text, hints });
           expect(found.kind).toBe('rows');
           if (found.kind !== 'rows') continue;
           const plain = await runQuery(store, buildListQuery(mapping, request, window), listLane(request), 'list');

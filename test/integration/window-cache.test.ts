@@ -9,10 +9,11 @@
  * counts show that the cached answers really came from the cache.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keptLists } from '../../src/cache/kept-lists.js';
+import { type ListWindows, WindowCache } from '../../src/cache/window-cache.js';
 import { type DatasetOptions, DEFAULT_DATASET_OPTIONS } from '../../src/dataset.js';
 import { JsonApiError } from '../../src/errors/json-api-error.js';
 import { execute } from '../../src/execute/execute.js';
-import { type ListWindows, WindowCache } from '../../src/execute/window-cache.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../src/mapping/model.js';
 import { planRequest } from '../../src/plan/plan-request.js';
@@ -102,7 +103,7 @@ for (const spec of CASES) {
       try {
         const plan = planRequest(mapping, parsePath(path), parseQuery(query), options, profiles);
         const links = { linkBase: '', self: requestLink(page), related, page };
-        const document = await execute(mapping, plan, recorder, links, cache);
+        const document = await execute(mapping, plan, { store: recorder, links, kept: cache && keptLists(cache) });
         return { json: JSON.stringify(document), queries: recorder.queries, texts };
       } catch (error) {
         if (!(error instanceof JsonApiError)) throw error;

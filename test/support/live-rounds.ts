@@ -1,8 +1,8 @@
 import type { Quad, Term } from '@rdfjs/types';
 import { DataFactory, Writer } from 'n3';
 import { ELOD, GR, MU, mulberry32, SKOS } from '../../scripts/generate.js';
-import type { ChangeSet } from '../../src/http/delta-body.js';
-import type { DeltaTerm, DeltaTriple } from '../../src/plan/delta-triple.js';
+import type { ChangeSet } from '../../src/live/delta-body.js';
+import type { DeltaTerm, DeltaTriple } from '../../src/live/delta-triple.js';
 import { RDF_TYPE, XSD } from '../../src/rdf/vocabulary.js';
 import type { Store } from '../../src/store/store.js';
 

@@ -4,11 +4,12 @@ import type { Keyset, ListRequest, Window } from '../../plan/plan.js';
 import type { TextOrder } from '../../rdf/text-order.js';
 import type { KeyValue } from '../../request/cursor.js';
 import type { Member } from '../../shape/resource-objects.js';
+import type { TemplateMemo } from '../../sparql/template-memo.js';
 import type { FilledQuery } from '../../sparql/to-text.js';
 import type { Store } from '../../store/store.js';
+import type { ListHints } from '../list-hints.js';
 import type { FieldValues } from '../rows.js';
 import type { Trace } from '../trace.js';
-import type { ListWindows } from '../window-cache.js';
 
 /*
  * Access paths: the ways of reading a window of a list, as data. `plan-list-read.ts` chooses one
@@ -35,16 +36,18 @@ export interface ListRead {
   readonly attributes: readonly Attribute[];
 }
 
-/** What planning reads besides the request: the store's traits and the caches. */
+/** What planning reads besides the request: the store's traits, and what the app remembers. */
 export interface ListTraits {
   /** The store reads one graph (`Store.oneGraph`). */
   readonly oneGraph: boolean;
   /** How the store's engine orders text (`Store.textOrder`): how the queries are written. */
-  readonly textOrder?: TextOrder;
+  readonly textOrder?: TextOrder | undefined;
   /** The dataset keeps whole lists (the window cache). */
   readonly windowCache: boolean;
-  /** Whether a histogram query (its text) found too many values lately (`histogram-window.ts`). */
-  readonly manyValues: (histogramText: string) => boolean;
+  /** The app's hints: whether a histogram query found too many values lately (`list-hints.ts`). */
+  readonly hints?: ListHints | undefined;
+  /** Keeps the texts and templates of the queries the planner writes (`sparql/template-memo.ts`). */
+  readonly memo?: TemplateMemo | undefined;
 }
 
 /** The paths that read from the store, each holding what its module needs. */
@@ -98,13 +101,38 @@ export interface PathRead {
   readonly values?: Map<string, FieldValues>;
 }
 
-/** What running a path needs: the mapping, the request's store and trace, and the dataset's window cache. */
-export interface PathContext {
+/** What running a path needs: the mapping, the request's store and trace, and what the app remembers. */
+export interface PathContext extends Remembered {
   readonly mapping: Mapping;
   readonly store: Store;
   readonly trace: Trace;
-  readonly windows?: ListWindows;
 }
+
+/**
+ * What the app remembers, as the executor reads it: the dataset's kept lists (when it keeps them),
+ * the hints and the query memo. Each is declared by the layer that reads it and given by the app
+ * (`cache/` implements them); the executor runs the same plan without any of them.
+ */
+export interface Remembered {
+  readonly kept?: KeptLists | undefined;
+  readonly hints?: ListHints | undefined;
+  readonly memo?: TemplateMemo | undefined;
+}
+
+/**
+ * The whole lists a dataset keeps, as the `window-cache` path reads them: declared here, implemented
+ * by `cache/kept-lists.ts`, and given by the app (never imported), so the executor knows no cache.
+ */
+export interface KeptLists {
+  /** The page `read` asks for, cut from the kept list whose whole query is `query`; or why it can't be. */
+  cut(read: ListRead, query: SelectQuery, context: PathContext): Promise<KeptCut>;
+}
+
+/** A page cut from a kept list, or why not: the list is not kept, or a cursor's member is not in it. */
+export type KeptCut =
+  | { readonly kind: 'cut'; readonly read: PathRead }
+  | { readonly kind: 'not-kept' }
+  | { readonly kind: 'not-in-list' };
 
 /** Runs a store path (its fallback, for the module that holds one); `counted`: the total a step before read. */
 export type RunPath = (path: StorePath, context: PathContext, counted?: number) => Promise<PathRead>;

@@ -17,9 +17,17 @@ export async function readHistogram(
   run: RunPath,
 ): Promise<PathRead> {
   const { read } = path;
-  const { mapping, store, trace } = context;
+  const { mapping, store, trace, hints } = context;
+  const { window, attributes } = read;
   const after = read.keyset?.after;
-  const found = await histogramWindow(mapping, read.request, read.window, store, path.text, read.attributes, after);
+  const found = await histogramWindow(mapping, read.request, {
+    window,
+    store,
+    text: path.text,
+    attributes,
+    after,
+    hints,
+  });
   if (found.kind === 'plain') {
     trace.step(path.fallback.kind, `the histogram does not give the page: ${path.fallback.why}`, true);
     return run(path.fallback, context, found.total);

@@ -1,5 +1,5 @@
 import { buildListQuery } from '../../sparql/list-query.js';
-import { membersRead } from '../ordered-list.js';
+import { membersRead } from '../members-read.js';
 import { listLane, runQuery } from '../run-query.js';
 import type { PathContext, PathRead, StorePath } from './access-path.js';
 import { withCount } from './list-rows.js';

@@ -2,7 +2,7 @@ import { notFound } from '../../errors/json-api-error.js';
 import type { ListRequest, Window } from '../../plan/plan.js';
 import { buildCountQuery } from '../../sparql/list-query.js';
 import type { Row } from '../../store/store.js';
-import { membersRead } from '../ordered-list.js';
+import { membersRead } from '../members-read.js';
 import { countValue, membersOf } from '../rows.js';
 import { listLane, runQuery } from '../run-query.js';
 import type { ListRead, PathContext, PathRead } from './access-path.js';

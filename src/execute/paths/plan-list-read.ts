@@ -15,11 +15,17 @@ class Candidate {
   /** The count and histogram query's text, unless the list can't be read so or had too many values lately. */
   readonly histogram = once(() => {
     const { mapping, read, traits } = this;
-    const text = keyHistogramText(mapping, read.request, MAX_HISTOGRAM_VALUES + 1, traits.oneGraph, traits.textOrder);
-    return text !== undefined && !traits.manyValues(text) ? text : undefined;
+    const { oneGraph, textOrder, memo } = traits;
+    const text = keyHistogramText(mapping, read.request, {
+      limit: MAX_HISTOGRAM_VALUES + 1,
+      oneGraph,
+      textOrder,
+      memo,
+    });
+    return text !== undefined && !traits.hints?.manyValues(text) ? text : undefined;
   });
   readonly relatedPage = once(() =>
-    relatedPageQuery(this.mapping, this.read.request, this.read.window, this.read.attributes),
+    relatedPageQuery(this.mapping, this.read.request, { ...this.read, memo: this.traits.memo }),
   );
   readonly keyed = once(() =>
     buildKeyedWindowQuery(this.mapping, this.read.request, this.read.window, this.traits.oneGraph),

@@ -18,7 +18,7 @@ export async function readRelatedList(
   const { request, window } = path.read;
   const rows = await runQuery(
     context.store,
-    relatedListQuery(context.mapping, request, window),
+    relatedListQuery(context.mapping, request, window, context.memo),
     listLane(request),
     'list',
   );

@@ -1,8 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { ResponseCache } from '../../../src/cache/response-cache.js';
 import { COMPRESSION_THRESHOLD, chooseEncoding, Variants } from '../../../src/http/compression.js';
 import { representBytes } from '../../../src/http/conditional.js';
-import { ResponseCache } from '../../../src/http/response-cache.js';
 
 const BIG = COMPRESSION_THRESHOLD;
 

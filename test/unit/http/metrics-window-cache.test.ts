@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import type { OrderedList } from '../../../src/execute/ordered-list.js';
-import { WindowCache } from '../../../src/execute/window-cache.js';
+import type { OrderedList } from '../../../src/cache/ordered-list.js';
+import { WindowCache } from '../../../src/cache/window-cache.js';
 import { Metrics } from '../../../src/http/metrics.js';
 import { metricValue } from '../../support/metrics-text.js';
 

@@ -1,5 +1,10 @@
 import rdf from '@rdfjs/data-model';
 import { describe, expect, it } from 'vitest';
+import { templateMemo } from '../../../src/cache/template-memo.js';
+
+/** One app's memo, as the server keeps texts (`cache/template-memo.ts`). */
+const memo = templateMemo();
+
 import { groupValues } from '../../../src/execute/rows.js';
 import { compileMapping, loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { ListRequest } from '../../../src/plan/plan.js';
@@ -153,10 +158,13 @@ describe('keyHistogramText: written once per list (a filtered one per query), th
   it('each list gets its own text, the first time and again', () => {
     for (let round = 0; round < 2; round++)
       for (const [what, request, limit, oneGraph, order] of cases)
-        expect(keyHistogramText(mapping, request, limit, oneGraph, order), `${what}, round ${round}`).toBe(
-          written(request, limit, oneGraph, order),
-        );
-    expect(keyHistogramText(mapping, list('trade-activities', 'id'), 501, false)).toBeUndefined();
+        expect(
+          keyHistogramText(mapping, request, { limit, oneGraph, textOrder: order, memo }),
+          `${what}, round ${round}`,
+        ).toBe(written(request, limit, oneGraph, order));
+    expect(
+      keyHistogramText(mapping, list('trade-activities', 'id'), { limit: 501, oneGraph: false, memo }),
+    ).toBeUndefined();
   });
 
   it('a mapping of the same names with other predicates gets its own text', () => {
@@ -178,8 +186,8 @@ describe('keyHistogramText: written once per list (a filtered one per query), th
       type: other.types.get('trade-activities')!,
       sort: parseSort('-financial-year', other, other.types.get('trade-activities')!),
     };
-    const mine = keyHistogramText(mapping, request, 501, false);
-    const theirs = keyHistogramText(other, otherRequest, 501, false);
+    const mine = keyHistogramText(mapping, request, { limit: 501, oneGraph: false, memo });
+    const theirs = keyHistogramText(other, otherRequest, { limit: 501, oneGraph: false, memo });
     expect(theirs).toBe(written(otherRequest, 501, false));
     expect(theirs).toContain('http://example.org/year');
     expect(mine).not.toContain('http://example.org/year');

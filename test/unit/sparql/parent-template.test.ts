@@ -1,5 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { templateMemo } from '../../../src/cache/template-memo.js';
+
+/** One app's memo, as the server keeps templates (`cache/template-memo.ts`). */
+const memo = templateMemo();
+
 import { DEFAULT_DATASET_OPTIONS } from '../../../src/dataset.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import { planRequest } from '../../../src/plan/plan-request.js';
@@ -35,7 +40,7 @@ describe('relatedPageQuery (a template per page shape, the parent slotted in)', 
       fc.property(ids, fc.constantFrom('code point', 'UTF-16 code units' as const), ({ url }, order) => {
         const { request, window, attributes } = pageOf(url);
         const whole = buildRelatedPageQuery(mapping, request, window, attributes);
-        const templated = relatedPageQuery(mapping, request, window, attributes);
+        const templated = relatedPageQuery(mapping, request, { window, attributes, memo });
         expect(whole).toBeDefined();
         expect(toText(templated!, order)).toBe(toText(whole!, order));
       }),
@@ -44,9 +49,9 @@ describe('relatedPageQuery (a template per page shape, the parent slotted in)', 
 
   it('none where the whole query has none (a page that shows no attribute); a filtered list is built whole', () => {
     const bare = pageOf('/trade-activities/a1/concerns?fields[concepts]=broader-concepts');
-    expect(relatedPageQuery(mapping, bare.request, bare.window, bare.attributes)).toBeUndefined();
+    expect(relatedPageQuery(mapping, bare.request, { ...bare, memo })).toBeUndefined();
     const filtered = pageOf('/trade-activities/a1/concerns?filter[notation]=0101');
-    const query = relatedPageQuery(mapping, filtered.request, filtered.window, filtered.attributes);
+    const query = relatedPageQuery(mapping, filtered.request, { ...filtered, memo });
     expect(query && 'type' in query).toBe(true);
     expect(toText(query!)).toBe(
       toText(buildRelatedPageQuery(mapping, filtered.request, filtered.window, filtered.attributes)!),
@@ -68,7 +73,7 @@ describe('relatedListQuery (linkage and later related pages from a template, the
           const plan = planRequest(mapping, parsePath(path), parseQuery(query), DEFAULT_DATASET_OPTIONS, []);
           if (plan.kind === 'resource' || plan.kind === 'related-one') throw new Error(`${path} is no list`);
           const window = { limit: 20, offset: 20 };
-          expect(toText(relatedListQuery(mapping, plan.list, window), order)).toBe(
+          expect(toText(relatedListQuery(mapping, plan.list, window, memo), order)).toBe(
             toText(buildListQuery(mapping, plan.list, window), order),
           );
         },

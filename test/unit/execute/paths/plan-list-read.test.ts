@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import rdf from '@rdfjs/data-model';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DATASET_OPTIONS } from '../../../../src/dataset.js';
+import { NO_HINTS } from '../../../../src/execute/list-hints.js';
 import { pageRead } from '../../../../src/execute/list-page.js';
 import type { AccessPath, ListTraits, PathName } from '../../../../src/execute/paths/access-path.js';
 import { PATH_RULES, planListRead } from '../../../../src/execute/paths/plan-list-read.js';
@@ -26,7 +27,7 @@ import { Oracle } from '../../../support/oracle.js';
 
 const CURSOR_PROFILE = 'https://jsonapi.org/profiles/ethanresnick/cursor-pagination';
 const XSD_DATE = 'http://www.w3.org/2001/XMLSchema#date';
-const STORE: ListTraits = { oneGraph: false, windowCache: false, manyValues: () => false };
+const STORE: ListTraits = { oneGraph: false, windowCache: false };
 
 let mapping: Mapping;
 let oracle: Oracle;
@@ -153,7 +154,9 @@ describe('planListRead: the access path of each request', () => {
       filters: [],
     };
     const text = toText(buildKeyHistogramQuery(mapping, request, 501, false)!);
-    expect(chain(pathOf('/trade-activities', { ...STORE, manyValues: (t) => t === text }))).toBe('list-query');
+    expect(
+      chain(pathOf('/trade-activities', { ...STORE, hints: { ...NO_HINTS, manyValues: (t: string) => t === text } })),
+    ).toBe('list-query');
     expect(pathOf('/trade-activities', STORE).kind).toBe('histogram');
     const uncounted = planListRead(
       mapping,
