@@ -6,12 +6,12 @@ import { pinoHttp } from 'pino-http';
 import { cachedResponses } from './cache/cached-responses.js';
 import { Freshness } from './cache/freshness.js';
 import { histogramHints } from './cache/histogram-hints.js';
-import { keptLists } from './cache/kept-lists.js';
+import { keptLists, type WholeListReads } from './cache/kept-lists.js';
 import { ResponseCache, type ResponseCacheOptions } from './cache/response-cache.js';
 import { templateMemo } from './cache/template-memo.js';
 import { warmLists } from './cache/warm-lists.js';
 import { WindowCache, type WindowCacheOptions } from './cache/window-cache.js';
-import { type Dataset, optionsOf } from './dataset.js';
+import { type Dataset, type DatasetOptions, optionsOf, WHOLE_LIST_DEADLINE_FACTOR } from './dataset.js';
 import { JsonApiError } from './errors/json-api-error.js';
 import type { Remembered } from './execute/paths/access-path.js';
 import { withSignal } from './execute/run-query.js';
@@ -42,7 +42,7 @@ export interface AppOptions {
   /** The window cache's memory bound (and a clock for tests); each dataset's `windowCacheTtlSeconds` turns it on. */
   readonly windowCache?: Omit<WindowCacheOptions, 'freshness'>;
   /**
-   * Live data: the app of the delta listener (`http/delta-listener.ts`) is `app.locals.deltaListener`,
+   * Live data: the app of the delta listener (`live/delta-listener.ts`) is `app.locals.deltaListener`,
    * for the CLI (or a test) to serve on a port of its own, never this app's. The caches' TTLs stay
    * each dataset's own: the CLI turns them on without expiry when it listens for deltas.
    */
@@ -61,7 +61,7 @@ export interface AppOptions {
    */
   readonly sharedMetrics?: Metrics;
   /**
-   * What each dataset's engine answered to the start-up questions (`execute/engine-check.ts`); a new
+   * What each dataset's engine answered to the start-up questions (`store/probes/engine-check.ts`); a new
    * map unless given. The CLI shares one across the apps a `--watch` reload builds: the engine does
    * not change with the data, so a dataset found once is not asked again.
    */
@@ -102,7 +102,7 @@ export function createApp(options: AppOptions): Express {
       defaultDataset: defaultDataset ?? names[0] ?? '',
       processMetrics: options.processMetrics ?? false,
     });
-  // What each store's engine answered to the start-up questions (execute/engine-check.ts).
+  // What each store's engine answered to the start-up questions (store/probes/engine-check.ts).
   const engines: EngineFindings = options.engines ?? new Map();
   metrics.watchEngines(engines);
   // Every query of every dataset is counted and timed on its way to the store, written in the text
@@ -120,7 +120,7 @@ export function createApp(options: AppOptions): Express {
   const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup, freshness });
   const windows = new WindowCache({ ...options.windowCache, freshness });
   metrics.watchWindowCache(windows);
-  const remembered = rememberedBy(windows, options.hints !== false);
+  const remembered = rememberedBy(windows, { hinted: options.hints !== false, shutdown: options.shutdown });
   const live = new LiveData(options.datasets, freshness, { response: cache, window: windows }, metrics.deltas);
   // Every request in flight listens to the shutdown signal: as many listeners as requests, on purpose.
   if (options.shutdown) setMaxListeners(0, options.shutdown);
@@ -169,7 +169,10 @@ export function createApp(options: AppOptions): Express {
  * What the app remembers for each dataset, as the executor reads it (`Remembered`): the dataset's
  * kept lists when it keeps them (its window cache TTL), and the app's hints and query memo.
  */
-function rememberedBy(windows: WindowCache, hinted: boolean): JsonApiOptions['remembered'] {
+function rememberedBy(
+  windows: WindowCache,
+  { hinted, shutdown }: { hinted: boolean; shutdown: AbortSignal | undefined },
+): JsonApiOptions['remembered'] {
   const hints = hinted ? histogramHints() : undefined;
   const memo = hinted ? templateMemo() : undefined;
   const byDataset = new Map<Dataset, Remembered>();
@@ -177,9 +180,22 @@ function rememberedBy(windows: WindowCache, hinted: boolean): JsonApiOptions['re
     let remembered = byDataset.get(dataset);
     if (!remembered) {
       const lists = windows.forDataset(dataset.name, options.windowCacheTtlSeconds);
-      byDataset.set(dataset, (remembered = { kept: lists && keptLists(lists), hints, memo }));
+      byDataset.set(
+        dataset,
+        (remembered = { kept: lists && keptLists(lists, wholeReads(dataset, options, shutdown)), hints, memo }),
+      );
     }
     return remembered;
+  };
+}
+
+/** How a dataset's lists are read whole: in the background, on its store with a deadline of their own (stopped with the server). */
+function wholeReads(dataset: Dataset, options: DatasetOptions, shutdown: AbortSignal | undefined): WholeListReads {
+  if (options.wholeListReads !== 'background') return { kind: 'in-request' };
+  const deadline = () => AbortSignal.timeout(options.timeoutMs * WHOLE_LIST_DEADLINE_FACTOR);
+  return {
+    kind: 'background',
+    store: () => withSignal(dataset.store, shutdown ? AbortSignal.any([deadline(), shutdown]) : deadline()),
   };
 }
 
@@ -238,7 +254,7 @@ export interface WarmedDataset {
 }
 
 /**
- * Reads each type's default list into the window cache (`execute/warm-lists.ts`), for every
+ * Reads each type's default list into the window cache (`cache/warm-lists.ts`), for every
  * dataset that keeps its lists without expiry (by default the embedded store's, whose data never
  * changes while the server runs), one dataset after the other. An endpoint's lists expire, if
  * kept at all: reading them ahead would be work thrown away. Stops with `signal`.

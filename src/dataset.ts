@@ -22,11 +22,20 @@ export interface DatasetOptions extends PlanOptions {
   readonly cacheTtlSeconds: number;
   /**
    * How long the window cache keeps this dataset's whole ordered lists, from which every page is
-   * cut (`execute/window-cache.ts`); `Infinity` until evicted, 0 (the default here) keeps none.
+   * cut (`cache/window-cache.ts`); `Infinity` until evicted, 0 (the default here) keeps none.
    * The CLI keeps them without expiry for the embedded store, whose data never changes while the
    * server runs, and keeps none for an endpoint unless a TTL is given.
    */
   readonly windowCacheTtlSeconds: number;
+  /**
+   * How the window cache reads a list whole (`cache/kept-lists.ts`): `in-request` (the default),
+   * by the first request that asks for it, which waits for it; `background`, beside the requests
+   * with a deadline of its own ({@link WHOLE_LIST_DEADLINE_FACTOR} times `timeoutMs`), while each
+   * page is read from the store as without the cache until the list is kept. The CLI reads an
+   * endpoint's lists in the background: a list too long to read in a request's time never holds
+   * up its pages.
+   */
+  readonly wholeListReads: 'in-request' | 'background';
   /** Each request's deadline: past it the store's work stops and the answer is a 504. */
   readonly timeoutMs: number;
   /**
@@ -43,6 +52,9 @@ export interface DatasetOptions extends PlanOptions {
   readonly explain: boolean;
 }
 
+/** A whole list read in the background may take this many times a request's deadline. */
+export const WHOLE_LIST_DEADLINE_FACTOR = 6;
+
 export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({
   page: DEFAULT_PAGE_LIMITS,
   count: true,
@@ -51,6 +63,7 @@ export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({
   cacheControl: 'no-cache',
   cacheTtlSeconds: 0,
   windowCacheTtlSeconds: 0,
+  wholeListReads: 'in-request',
   timeoutMs: 10_000,
   filterSyntax: 'json-api',
   explain: false,
@@ -69,7 +82,7 @@ export interface Dataset {
   readonly linkBase: string;
   /**
    * The graph the store's queries read, when it reads one: delta messages name a triple's graph,
-   * and one outside it is reported as such (`plan/change-rules.ts`).
+   * and one outside it is reported as such (`live/change-rules.ts`).
    */
   readonly graph?: string;
   /** Defaults: {@link DEFAULT_DATASET_OPTIONS}. */

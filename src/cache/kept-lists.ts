@@ -17,19 +17,31 @@ import { listReads } from './plan-reads.js';
 import type { ListPatcher, ListWindows } from './window-cache.js';
 
 /**
+ * How a dataset's lists are read whole: `in-request`, by the request that finds none kept (it waits
+ * for the reading, and the requests that come meanwhile join it: the first page of a list costs
+ * the whole list); `background`, beside the requests, on `store()` (the dataset's store with a
+ * deadline of its own, not the request's): a page whose list is not kept yet is read from the store
+ * as without the cache, at once, and the pages after the reading are cut from the kept list.
+ */
+export type WholeListReads =
+  | { readonly kind: 'in-request' }
+  | { readonly kind: 'background'; readonly store: () => Store };
+
+/**
  * The window cache as the executor reads it ({@link KeptLists}, declared by the executor): the
  * page of a read cut from the whole ordered list, read once and kept (`window-cache.ts`); its count
  * is the list's length, and the answer is the store's, byte for byte. `not-kept` when the list
- * can't be kept (too big, cut short by the store, or changing faster than it is read),
- * `not-in-list` when a cursor's member is not in it: the plan's next node reads the page then.
+ * is not kept (being read in the background, too big, cut short by the store, or changing faster
+ * than it is read), `not-in-list` when a cursor's member is not in it: the plan's next node reads
+ * the page then.
  *
  * @example keptLists(windows.forDataset('sample', Infinity)!).cut(read, query, context)
  */
-export function keptLists(windows: ListWindows): KeptLists {
+export function keptLists(windows: ListWindows, whole: WholeListReads = { kind: 'in-request' }): KeptLists {
   return {
     cut: async (read, query, context) => {
       const { request, window, keyset } = read;
-      const list = await cachedList(context.mapping, request, context.store, windows, query, context.trace);
+      const list = await cachedList(windows, { ...context, request, query, whole });
       if (!list) return { kind: 'not-kept' };
       const total = read.count !== 'none' ? { total: list.members.length } : {};
       if (!keyset) return { kind: 'cut', read: { members: offsetSlice(list, window), ...total } };
@@ -43,37 +55,45 @@ export function keptLists(windows: ListWindows): KeptLists {
   };
 }
 
+/** Which list {@link cachedList} asks for, through which store, and how it is read whole. */
+export interface ListAsked {
+  readonly mapping: Mapping;
+  readonly request: ListRequest;
+  /** The request's store: the whole list's (in request) and its patches' queries go to it. */
+  readonly store: Store;
+  /** The whole list's query: an empty keyset, the plain order with the sort keys projected, as cursors need them. */
+  readonly query?: SelectQuery;
+  /** Where a patch of the list says so (`patch` in Server-Timing and explain). */
+  readonly trace?: Trace;
+  readonly whole?: WholeListReads;
+}
+
 /**
  * The whole ordered list from the window cache (read from the store on a miss, with the key
- * values cursors need), or `undefined` when it can't be kept; 404 when the list hangs off a parent
- * that does not exist.
+ * values cursors need), or `undefined` when it is not kept (read in the background meanwhile, or
+ * it can't be); 404 when the list hangs off a parent that does not exist.
  *
- * @example await cachedList(mapping, { type, sort: type.defaultSort, filters: [] }, store, windows)
+ * @example await cachedList(windows, { mapping, request: { type, sort: type.defaultSort, filters: [] }, store })
  */
-export async function cachedList(
-  mapping: Mapping,
-  request: ListRequest,
-  store: Store,
-  windows: ListWindows,
-  // An empty keyset: the plain order with the sort keys projected, as cursors need them.
-  query: SelectQuery = buildListQuery(mapping, request, undefined, { fromEnd: false }),
-  /** Where a patch of the list says so (`patch` in Server-Timing and explain). */
-  trace?: Trace,
-): Promise<OrderedList | undefined> {
-  const list = await windows.list(
-    toText(query, store.textOrder),
-    () => listReads(mapping, request),
-    () =>
-      runQuery(store, query, listLane(request), 'whole-list').then(
-        (rows) => orderedList(request, rows),
-        (error: unknown) => {
-          // The store cut the list short (Virtuoso's ResultSetMaxRows): only windows of it can be read.
-          if (error instanceof StoreError && error.kind === 'truncated') return undefined;
-          throw error;
-        },
-      ),
-    listPatcher(mapping, request, store, query, trace),
-  );
+export async function cachedList(windows: ListWindows, asked: ListAsked): Promise<OrderedList | undefined> {
+  const { mapping, request, store, trace, whole = { kind: 'in-request' } } = asked;
+  const query = asked.query ?? buildListQuery(mapping, request, undefined, { fromEnd: false });
+  const read = (from: Store) => () =>
+    runQuery(from, query, listLane(request), 'whole-list').then(
+      (rows) => orderedList(request, rows),
+      (error: unknown) => {
+        // The store cut the list short (Virtuoso's ResultSetMaxRows): only windows of it can be read.
+        if (error instanceof StoreError && error.kind === 'truncated') return undefined;
+        throw error;
+      },
+    );
+  const reads = () => listReads(mapping, request);
+  const patcher = listPatcher(mapping, request, store, query, trace);
+  const key = toText(query, store.textOrder);
+  const list =
+    whole.kind === 'background'
+      ? await windows.listNow(key, reads, () => read(whole.store())(), patcher)
+      : await windows.list(key, reads, read(store), patcher);
   if (list?.missingParent) throw noParent(request);
   return list;
 }

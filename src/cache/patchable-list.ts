@@ -71,7 +71,7 @@ export function patchScope(request: ListRequest, mapping: Mapping, perMember?: n
 }
 
 /**
- * The one rule behind the window cache's patches (`execute/window-cache.ts`): a kept list that
+ * The one rule behind the window cache's patches (`cache/window-cache.ts`): a kept list that
  * changes of the IRIs `stale` made stale may be patched (the members they touched read again and
  * moved) instead of read whole, only when every stale IRI is in the list's {@link patchScope}
  * (so each change touches its subject, or the members that reach its subject over the sort

@@ -19,7 +19,7 @@ export async function warmLists(mapping: Mapping, store: Store, windows: ListWin
   let kept = 0;
   for (const type of mapping.types.values()) {
     const request: ListRequest = { type, sort: type.defaultSort, filters: [] };
-    if (await cachedList(mapping, request, store, windows)) kept++;
+    if (await cachedList(windows, { mapping, request, store })) kept++;
   }
   return kept;
 }

@@ -21,7 +21,7 @@ export interface ListWindows {
    * list (it cut the result short); then this does too, and the caller asks the store for its page.
    * A list bigger than the cache's bound still answers the request that read it, but is not kept:
    * `undefined` for later requests too, so that each does not read the whole list again.
-   * `reads` gives the IRIs the list depends on (`plan/plan-reads.ts`), asked only when the list is
+   * `reads` gives the IRIs the list depends on (`cache/plan-reads.ts`), asked only when the list is
    * read from the store, not on a hit: a change to one of them
    * (`Freshness`) makes the kept list stale, and a reading that started before the change is
    * neither joined by later requests nor kept. A list that changes faster than it can be read
@@ -31,18 +31,42 @@ export interface ListWindows {
    * stale and patched by the next request that asks for it: one query for the changed members,
    * not the whole list (docs/live-data.md, "Lists patched in place").
    */
-  list(
-    key: string,
-    reads: () => readonly string[],
-    compute: () => Promise<OrderedList | undefined>,
-    patcher?: ListPatcher,
-  ): Promise<OrderedList | undefined>;
+  readonly list: ListLookup;
+  /**
+   * {@link ListWindows.list} for a page that must not wait on a whole reading (a list read in the
+   * background): the kept list (patched first when it can be, one query of its changed members),
+   * or `undefined` at once while none is kept; then a reading of the whole list is started
+   * unless one runs (or the list churns, or its last reading failed a moment ago), and the
+   * caller reads its page from the store. `compute` reads with a deadline of its own, not the
+   * request's.
+   */
+  readonly listNow: ListLookup;
+}
+
+/** A lookup of one list: its key (the list query's text), the IRIs it reads, how to read it whole, how to patch it. */
+export type ListLookup = (
+  key: string,
+  reads: () => readonly string[],
+  compute: () => Promise<OrderedList | undefined>,
+  patcher?: ListPatcher,
+) => Promise<OrderedList | undefined>;
+
+/** What one lookup asks of the cache: the list (its key, reads, reader and patcher), and whether it waits on a whole reading. */
+interface Asked {
+  readonly dataset: string;
+  readonly key: string;
+  readonly reads: () => readonly string[];
+  readonly ttl: number;
+  readonly compute: () => Promise<OrderedList | undefined>;
+  readonly patcher: ListPatcher | undefined;
+  /** `wait`: wait on the list's whole reading (started or joined); `background`: never. */
+  readonly whole: 'wait' | 'background';
 }
 
 /**
  * How a kept list is brought up to date after changes confined to known members, rather than read
  * whole: `confined` says whether changes of the stale IRIs can have touched no member but the
- * subjects of the changed triples (`plan/patchable-list.ts`); `patch` reads those again and moves
+ * subjects of the changed triples (`cache/patchable-list.ts`); `patch` reads those again and moves
  * them (`patch-list.ts`), `undefined` when it cannot be sure where they go.
  */
 export interface ListPatcher {
@@ -168,10 +192,11 @@ export class WindowCache {
     if (!(ttlSeconds > 0)) return undefined;
     // lru-cache: a TTL of 0 never expires.
     const ttl = Number.isFinite(ttlSeconds) ? Math.max(1, Math.round(ttlSeconds * 1000)) : 0;
-    return {
-      list: (key, reads, compute, patcher) =>
-        this.list(dataset, JSON.stringify([dataset, key]), reads, ttl, compute, patcher),
-    };
+    const asked =
+      (whole: Asked['whole']): ListWindows['list'] =>
+      (key, reads, compute, patcher) =>
+        this.list({ dataset, key: JSON.stringify([dataset, key]), reads, ttl, compute, patcher, whole });
+    return { list: asked('wait'), listNow: asked('background') };
   }
 
   /**
@@ -203,14 +228,8 @@ export class WindowCache {
     };
   }
 
-  private async list(
-    dataset: string,
-    key: string,
-    reads: () => readonly string[],
-    ttl: number,
-    compute: () => Promise<OrderedList | undefined>,
-    patcher: ListPatcher | undefined,
-  ): Promise<OrderedList | undefined> {
+  private async list(asked: Asked): Promise<OrderedList | undefined> {
+    const { dataset, key, reads, ttl, compute, patcher } = asked;
     for (;;) {
       const entry = this.entries.get(key);
       if (entry && this.freshness.fresh(entry.reading)) {
@@ -229,6 +248,10 @@ export class WindowCache {
         // A reading that started before a change answers the requests that joined it, no later
         // one; nor is another started while it runs: the list changes faster than it is read.
         this.churned(key, flight.started);
+        count(this.misses, dataset);
+        return undefined;
+      }
+      if (flight && !flight.patch && asked.whole === 'background') {
         count(this.misses, dataset);
         return undefined;
       }
@@ -261,7 +284,12 @@ export class WindowCache {
       }
       count(this.misses, dataset);
       if ((this.churning.get(key)?.until ?? 0) > this.clock.now()) return undefined;
-      return this.read(key, { dataset, reads: reads(), stamp: this.freshness.now() }, ttl, compute, patcher);
+      const started = this.clock.now();
+      const reading = this.read(key, { dataset, reads: reads(), stamp: this.freshness.now() }, ttl, compute, patcher);
+      if (asked.whole === 'wait') return reading;
+      // Nobody waits on it: a failure pauses the next reading as a churn does (an error of its own, not a page's).
+      reading.catch(() => this.churned(key, started));
+      return undefined;
     }
   }
 
@@ -313,7 +341,7 @@ export class WindowCache {
 
   /**
    * The members whose changes made a kept list stale, when they are all it takes to bring it up
-   * to date (`plan/patchable-list.ts`, and the ledger knows each changed subject): then the list
+   * to date (`cache/patchable-list.ts`, and the ledger knows each changed subject): then the list
    * is patched, not read whole. `undefined` when it must be read whole.
    */
   private changedMembers(entry: Entry): ChangedMembers | undefined {

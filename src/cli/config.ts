@@ -188,7 +188,7 @@ export interface ServerConfig {
   readonly deltas?: DeltasConfig;
 }
 
-/** Where and how the delta listener listens (`http/delta-listener.ts`). */
+/** Where and how the delta listener listens (`live/delta-listener.ts`). */
 export interface DeltasConfig {
   readonly host: string;
   readonly port: number;

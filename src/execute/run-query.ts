@@ -1,7 +1,8 @@
 import type { SparqlQuery } from 'sparqljs';
 import type { ListRequest } from '../plan/plan.js';
 import { type FilledQuery, toText } from '../sparql/to-text.js';
-import type { Lane, Row, SelectOptions, Store } from '../store/store.js';
+import { decorateStore } from '../store/decorate-store.js';
+import type { Lane, Row, Store } from '../store/store.js';
 
 /**
  * Sends a query built as a sparqljs AST (or a template's, filled) to the store: AST → text (in the store's text order) → rows, in its admission lane,
@@ -34,12 +35,5 @@ export const listLane = (request: ListRequest): Lane => (request.parent ? 'light
  * @example execute(mapping, plan, withSignal(recorder, signal), links)
  */
 export function withSignal(store: Store, signal: AbortSignal): Store {
-  return {
-    description: store.description,
-    oneGraph: store.oneGraph,
-    ...(store.textOrder && { textOrder: store.textOrder }),
-    select: (query: string, options?: SelectOptions) => store.select(query, { ...options, signal }),
-    ping: (options?: SelectOptions) => store.ping(options),
-    close: () => store.close(),
-  };
+  return decorateStore(store, { select: (query, options, next) => next(query, { ...options, signal }) });
 }

@@ -94,9 +94,9 @@ export type Sent =
  */
 export function sendAnswer(req: Request, res: Response, sent: Sent): Promise<void> {
   const { cacheControl } = sent.target.options;
-  if ('variants' in sent) return sendVariants(req, res, sent.variants, cacheControl, undefined, sent.grown);
+  if ('variants' in sent) return sendVariants(req, res, sent.variants, { cacheControl, made: sent.grown });
   const variants = new Variants(represent(sent.answer.document));
-  return sendVariants(req, res, variants, sent.answer.explained ? 'no-store' : cacheControl);
+  return sendVariants(req, res, variants, { cacheControl: sent.answer.explained ? 'no-store' : cacheControl });
 }
 
 /** The stages of {@link jsonApiHandler}, each a function of what the one before gave. */
@@ -162,7 +162,7 @@ async function answer(
   const stop = requestSignal(res, options.timeoutMs, shutdown);
   const { signal } = stop;
   try {
-    const store = withSignal(recorder, signal);
+    const store = withSignal(recorder.store, signal);
     const document = await execute(dataset.mapping, plan, { store, links, trace, ...remembered?.(dataset, options) });
     // An explanation is of this one run: never cached, here or by anyone.
     if (parameters.explain) document.meta = { ...document.meta, explain: explanation(trace, recorder) };

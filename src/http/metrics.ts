@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { WindowCache, WindowCacheStats } from '../cache/window-cache.js';
 import { DeltaMetrics } from '../live/delta-metrics.js';
+import { decorateStore } from '../store/decorate-store.js';
 import type { EngineFindings } from '../store/probes/engine-check.js';
 import { type Store, StoreError } from '../store/store.js';
 import type { Handler } from './handler.js';
@@ -142,12 +143,12 @@ export class Metrics {
 
   /** Wraps a dataset's store so that each query is counted and timed; everything else passes through. */
   instrument(dataset: string, store: Store): Store {
-    return {
-      select: async (query, options) => {
+    return decorateStore(store, {
+      select: async (query, options, next) => {
         const stop = this.querySeconds.startTimer({ dataset });
         let outcome = 'ok';
         try {
-          return await store.select(query, options);
+          return await next(query, options);
         } catch (error) {
           outcome = error instanceof StoreError ? error.kind : 'error';
           throw error;
@@ -156,16 +157,7 @@ export class Metrics {
           this.queries.inc({ dataset, outcome });
         }
       },
-      ping: (options) => store.ping(options),
-      close: () => store.close(),
-      get description() {
-        return store.description;
-      },
-      oneGraph: store.oneGraph,
-      get textOrder() {
-        return store.textOrder;
-      },
-    };
+    });
   }
 
   /**

@@ -23,7 +23,7 @@ export interface DatasetLinks {
  * @example datasetLinks(sample, true) // { describedby: '/openapi.json', docs: '/docs', concepts: '/concepts', … }
  */
 export function datasetLinks(dataset: Dataset, isDefault: boolean): DatasetLinks {
-  const base = serverUrl(dataset, isDefault).replace(/\/+$/, '');
+  const base = serverUrl(dataset, { isDefault }).replace(/\/+$/, '');
   const types = [...dataset.mapping.types.keys()].map((type) => [type, `${base}/${encodeURIComponent(type)}`]);
   return { describedby: `${base}/openapi.json`, docs: `${base}/docs`, ...Object.fromEntries(types) };
 }
@@ -60,6 +60,6 @@ export function rootDocumentHandler(datasets: ReadonlyMap<string, Dataset>, defa
   return async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || parsedTarget(req).path !== '/') return next();
     negotiate(req.headers.accept, req.headers['content-type']);
-    await sendVariants(req, res, body, cacheControl);
+    await sendVariants(req, res, body, { cacheControl });
   };
 }

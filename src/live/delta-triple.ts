@@ -18,8 +18,8 @@ export const deltaTripleSchema = z.object({
   graph: deltaTermSchema.refine((t) => t.type === 'uri', { error: 'a graph is a uri' }).optional(),
 });
 
-/** One term of a changed triple (`http/delta-body.ts` reads them with {@link deltaTermSchema}). */
+/** One term of a changed triple (`live/delta-body.ts` reads them with {@link deltaTermSchema}). */
 export type DeltaTerm = Readonly<z.infer<typeof deltaTermSchema>>;
 
-/** One changed triple (`http/delta-body.ts` reads them with {@link deltaTripleSchema}). */
+/** One changed triple (`live/delta-body.ts` reads them with {@link deltaTripleSchema}). */
 export type DeltaTriple = Readonly<z.infer<typeof deltaTripleSchema>>;

@@ -12,14 +12,13 @@ import { resolveSortField, sortableFields } from '../mapping/resolve-path.js';
  * query carries them (Virtuoso 7.2 answered `sort=id,country.name` with a member twice and
  * another never, by offset and by cursor alike).
  *
- * @example parseSort('-financial-year,origin.country.name', mapping, tradeActivities, 10)
+ * @example parseSort('-financial-year,origin.country.name', mapping, tradeActivities, { maxFields: 10 })
  */
 export function parseSort(
   value: string,
   mapping: Mapping,
   type: ResourceType,
-  maxFields = Number.POSITIVE_INFINITY,
-  parameter = 'sort',
+  { maxFields = Number.POSITIVE_INFINITY, parameter = 'sort' }: { maxFields?: number; parameter?: string } = {},
 ): SortKey[] {
   const fields = value.split(',');
   if (fields.length > maxFields)

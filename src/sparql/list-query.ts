@@ -281,7 +281,7 @@ export function buildKeyedWindowQuery(
  * A list query kept to the members `iris` (`VALUES ?s { … }` in front of its pattern): the same
  * membership, filters, keys and order, so each of them gives the row it gives in the whole list,
  * or none when it is not a member. The window cache's patch reads its changed members so
- * (`execute/patch-list.ts`). The restriction goes in front of each sub-select of the members too,
+ * (`cache/patch-list.ts`). The restriction goes in front of each sub-select of the members too,
  * and of each branch of a union (a filter's DISTINCT ?s, a per-member key and the union of members
  * with and without one): a sub-select is evaluated on its own, and Virtuoso would otherwise read
  * every member it selects before the join keeps a few (a filter by origin country at 1M: 3.3 ms,

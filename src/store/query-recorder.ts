@@ -1,4 +1,4 @@
-import type { TextOrder } from '../rdf/text-order.js';
+import { decorateStore } from './decorate-store.js';
 import type { Lane, Row, SelectOptions, Store } from './store.js';
 
 /** One query a request sent: what explain shows, and what the debug log writes. */
@@ -17,35 +17,32 @@ export interface RecordedQuery {
 }
 
 /**
- * A store that records the queries one request sends through it (label, lane, text, rows) and
- * the time the store takes: the `Server-Timing` header (`sparql;dur=12.3;desc="2 queries"`),
- * explain, and the debug log (`onQuery`, called as each query ends). It wraps the dataset's store
- * for one request, so the executor sees a plain {@link Store}.
+ * Records the queries one request sends through its {@link QueryRecorder.store} (label, lane,
+ * text, rows) and the time the store takes: the `Server-Timing` header
+ * (`sparql;dur=12.3;desc="2 queries"`), explain, and the debug log (`onQuery`, called as each query
+ * ends). Its store wraps the dataset's for one request (`decorate-store.ts`), so the executor
+ * sees a plain {@link Store}; closing it closes nothing, the store being the dataset's.
+ *
+ * @example const recorder = new QueryRecorder(store); await execute(mapping, plan, { store: recorder.store, links }); recorder.queries
  */
-export class QueryRecorder implements Store {
+export class QueryRecorder {
   queries = 0;
   milliseconds = 0;
   readonly recorded: RecordedQuery[] = [];
+  readonly store: Store;
   private readonly start = performance.now();
 
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly onQuery?: (query: RecordedQuery) => void,
-  ) {}
-
-  get description(): string {
-    return this.store.description;
+  ) {
+    this.store = decorateStore(store, {
+      select: (query, options, next) => this.select(query, options, next),
+      close: () => Promise.resolve(),
+    });
   }
 
-  get oneGraph(): boolean {
-    return this.store.oneGraph;
-  }
-
-  get textOrder(): TextOrder | undefined {
-    return this.store.textOrder;
-  }
-
-  async select(query: string, options?: SelectOptions): Promise<Row[]> {
+  private async select(query: string, options: SelectOptions | undefined, next: Store['select']): Promise<Row[]> {
     const start = performance.now();
     this.queries += 1;
     const record = (outcome: { rows: number } | { error: string }) => {
@@ -63,22 +60,13 @@ export class QueryRecorder implements Store {
       this.onQuery?.(recorded);
     };
     try {
-      const rows = await this.store.select(query, options);
+      const rows = await next(query, options);
       record({ rows: rows.length });
       return rows;
     } catch (error) {
       record({ error: error instanceof Error ? error.message : String(error) });
       throw error;
     }
-  }
-
-  ping(options?: SelectOptions): Promise<void> {
-    return this.store.ping(options);
-  }
-
-  /** The wrapped store belongs to the dataset, not to the request: closing a recorder closes nothing. */
-  close(): Promise<void> {
-    return Promise.resolve();
   }
 
   /**

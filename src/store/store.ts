@@ -52,7 +52,7 @@ export interface Store {
    */
   readonly oneGraph: boolean;
   /**
-   * How the engine orders text, once the start-up engine check found it (`execute/engine-check.ts`):
+   * How the engine orders text, once the start-up engine check found it (`store/probes/engine-check.ts`):
    * queries are written for it (`sparql/to-text.ts`). Unset: by code point, as most engines do.
    */
   readonly textOrder?: TextOrder;

@@ -23,7 +23,7 @@ const TEXT_ORDER: Record<StoreName, string> = {
 };
 
 /**
- * The start-up engine check (execute/engine-check.ts) against every store the suites run on:
+ * The start-up engine check (store/probes/engine-check.ts) against every store the suites run on:
  * instants, numbers and doubles as the server's promises need on all three; text as each engine
  * orders it, owned by the server where that is by UTF-16 code unit, so no warning; and the app
  * reports what it found in the log, at /health (with details) and in /metrics.

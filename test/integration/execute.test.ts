@@ -8,6 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { histogramHints } from '../../src/cache/histogram-hints.js';
+import { templateMemo } from '../../src/cache/template-memo.js';
 import { type DatasetOptions, DEFAULT_DATASET_OPTIONS } from '../../src/dataset.js';
 import { JsonApiError } from '../../src/errors/json-api-error.js';
 import { execute } from '../../src/execute/execute.js';
@@ -26,6 +28,8 @@ import { codePointCompare, Oracle, type Resource } from '../support/oracle.js';
 import { titled } from '../support/titled.js';
 
 const mapping = await loadMapping(SAMPLE_MAPPING);
+/** What an app remembers from one request to the next (one of each per app): the hints and the query memo. */
+const remembered = { hints: histogramHints(), memo: templateMemo() };
 const oracle = Oracle.fromFile(SAMPLE_DATA, mapping);
 const CURSOR_PROFILE = 'https://jsonapi.org/profiles/ethanresnick/cursor-pagination';
 
@@ -127,8 +131,9 @@ describeEachStore('execute: plan → SPARQL → document, directly', (h) => {
     const page = { path, query };
     const related = path.replace(/\/(links|relationships)\/([^/]+)$/, '/$2');
     const document = await execute(served, plan, {
-      store: recorder,
+      store: recorder.store,
       links: { linkBase: '', self: requestLink(page), related, page },
+      ...remembered,
     });
     return { document: asJson(document), raw: document, queries: recorder.queries };
   }
@@ -138,7 +143,7 @@ describeEachStore('execute: plan → SPARQL → document, directly', (h) => {
     const recorder = new QueryRecorder(h().store);
     const plan = planRequest(h().mapping, parsePath(path), parseQuery(query), options);
     const error = await execute(h().mapping, plan, {
-      store: recorder,
+      store: recorder.store,
       links: { linkBase: '', self: path, related: path, page: { path, query } },
     }).then(
       (document) => expect.fail(`expected a 404, got ${JSON.stringify(document).slice(0, 200)}`),

@@ -98,7 +98,7 @@ describeEachStore('windows read through the sort key histogram', (harness) => {
     const { mapping, store } = harness();
     const recorder = new QueryRecorder(store);
     const cases = [...singleFieldCases(mapping), ...MULTI_FIELD_CASES];
-    const { compared, read } = await checkSorts(mapping, recorder, cases);
+    const { compared, read } = await checkSorts(mapping, recorder.store, cases);
     // The sample's data adds up: most windows are read through the histogram, not handed back.
     expect(compared).toBeGreaterThan(500);
     expect(read / compared).toBeGreaterThan(0.9);
@@ -126,7 +126,7 @@ describeEachStore('windows read through the sort key histogram', (harness) => {
         const recorder = new QueryRecorder(store);
         const found = await histogramWindow(mapping, request, {
           window,
-          store: recorder,
+          store: recorder.store,
           text: path.text,
           attributes,
           hints,
@@ -198,7 +198,12 @@ describe('[embedded] a window guessed from a histogram that has changed since', 
       for (const window of windows(40).filter(({ limit }) => limit === 7))
         for (const store of [before, after]) {
           const recorder = new QueryRecorder(store);
-          const found = await histogramWindow(mapping, request, { window, store: recorder, text: path.text, hints });
+          const found = await histogramWindow(mapping, request, {
+            window,
+            store: recorder.store,
+            text: path.text,
+            hints,
+          });
           expect(found.kind).toBe('rows');
           if (found.kind !== 'rows') continue;
           const plain = await runQuery(store, buildListQuery(mapping, request, window), listLane(request), 'list');

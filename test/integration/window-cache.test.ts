@@ -9,7 +9,9 @@
  * counts show that the cached answers really came from the cache.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { histogramHints } from '../../src/cache/histogram-hints.js';
 import { keptLists } from '../../src/cache/kept-lists.js';
+import { templateMemo } from '../../src/cache/template-memo.js';
 import { type ListWindows, WindowCache } from '../../src/cache/window-cache.js';
 import { type DatasetOptions, DEFAULT_DATASET_OPTIONS } from '../../src/dataset.js';
 import { JsonApiError } from '../../src/errors/json-api-error.js';
@@ -35,6 +37,9 @@ import {
   sharedEndpoint,
 } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
+
+/** What the app remembers from one request to the next, with and without the window cache alike. */
+const remembered = { hints: histogramHints(), memo: templateMemo() };
 
 const CURSOR_PROFILE = 'https://jsonapi.org/profiles/ethanresnick/cursor-pagination';
 /** Walks send hundreds of requests, each twice. */
@@ -103,7 +108,12 @@ for (const spec of CASES) {
       try {
         const plan = planRequest(mapping, parsePath(path), parseQuery(query), options, profiles);
         const links = { linkBase: '', self: requestLink(page), related, page };
-        const document = await execute(mapping, plan, { store: recorder, links, kept: cache && keptLists(cache) });
+        const document = await execute(mapping, plan, {
+          store: recorder.store,
+          links,
+          kept: cache && keptLists(cache),
+          ...remembered,
+        });
         return { json: JSON.stringify(document), queries: recorder.queries, texts };
       } catch (error) {
         if (!(error instanceof JsonApiError)) throw error;

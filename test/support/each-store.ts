@@ -81,7 +81,7 @@ export function sampleApp(mapping: Mapping, store: Store, options: Omit<AppOptio
 }
 
 /**
- * Serves `app` as the CLI does: once its engine check has answered (`execute/engine-check.ts`),
+ * Serves `app` as the CLI does: once its engine check has answered (`store/probes/engine-check.ts`),
  * so that its queries are written in the text order found (Jena's: `sparql/text-key.ts`).
  */
 export async function listenChecked(app: Express): Promise<ApiClient> {

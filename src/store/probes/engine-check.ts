@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { TextOrder } from '../../rdf/text-order.js';
 import { toText } from '../../sparql/to-text.js';
-import type { SelectOptions, Store } from '../store.js';
+import { decorateStore } from '../decorate-store.js';
+import type { Store } from '../store.js';
 import { CHECKS, type EngineCheckName, type EngineFinding } from './engine-questions.js';
 
 export type { EngineFinding } from './engine-questions.js';
@@ -57,18 +58,7 @@ export function textOrderOf(findings: readonly EngineFinding[] | undefined): Tex
  * @example withFoundTextOrder(store, () => engines.get('default'))
  */
 export function withFoundTextOrder(store: Store, findings: () => readonly EngineFinding[] | undefined): Store {
-  return {
-    select: (query: string, options?: SelectOptions) => store.select(query, options),
-    ping: (options?: SelectOptions) => store.ping(options),
-    close: () => store.close(),
-    get description() {
-      return store.description;
-    },
-    oneGraph: store.oneGraph,
-    get textOrder() {
-      return textOrderOf(findings());
-    },
-  };
+  return decorateStore(store, { textOrder: () => textOrderOf(findings()) });
 }
 
 /** What each dataset's store answered, by dataset name: filled in as the checks come back. */

@@ -66,6 +66,39 @@ describe('WindowCache', () => {
     expect(new Set(lists).size).toBe(1);
   });
 
+  it('listNow never waits on a whole reading: it starts one, answers none until it is kept, then the list', async () => {
+    const windows = new WindowCache().forDataset('sample', FOREVER)!;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const { calls, compute } = reader(list(2), gate);
+    // Neither waits on the gate: each answers before the reading may end.
+    expect(await windows.listNow('q', () => [], compute)).toBeUndefined();
+    expect(await windows.listNow('q', () => [], compute)).toBeUndefined();
+    expect(calls.n).toBe(1);
+    open();
+    await gate;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await windows.listNow('q', () => [], compute))?.members).toHaveLength(2);
+    expect(calls.n).toBe(1);
+  });
+
+  it('listNow after a failed reading: the failure reaches no page, and the next reading waits a pause', async () => {
+    let now = 0;
+    const windows = new WindowCache({ clock: { now: () => now } }).forDataset('sample', FOREVER)!;
+    let calls = 0;
+    const failing = async () => {
+      calls++;
+      throw new StoreError('timeout', 'no answer');
+    };
+    expect(await windows.listNow('q', () => [], failing)).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await windows.listNow('q', () => [], failing)).toBeUndefined();
+    expect(calls).toBe(1);
+    now += CHURN_BACKOFF_MS.max + 1;
+    expect(await windows.listNow('q', () => [], failing)).toBeUndefined();
+    expect(calls).toBe(2);
+  });
+
   it('a store error reaches every request that waited for it, and is not kept', async () => {
     const windows = new WindowCache().forDataset('sample', FOREVER)!;
     const failure = new StoreError('timeout', 'no answer');

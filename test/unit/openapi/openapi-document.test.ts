@@ -167,7 +167,7 @@ describe.each(['mappings/sample.yaml', 'mappings/qudt.yaml', 'test/fixtures/real
       if (!schema.items.enum) continue;
       for (const path of schema.items.enum)
         expect(
-          refused(() => parseInclude(path, mapping, type, DEFAULT_DATASET_OPTIONS.includeDepth)),
+          refused(() => parseInclude(path, mapping, type, { maxDepth: DEFAULT_DATASET_OPTIONS.includeDepth })),
           path,
         ).toBe(false);
       // a listed path of the full depth, one real relationship longer: only the depth can refuse it
@@ -177,7 +177,7 @@ describe.each(['mappings/sample.yaml', 'mappings/qudt.yaml', 'test/fixtures/real
         if (next.done) continue;
         const deeper = `${deepest}.${next.value}`;
         expect(
-          refused(() => parseInclude(deeper, mapping, type, DEFAULT_DATASET_OPTIONS.includeDepth)),
+          refused(() => parseInclude(deeper, mapping, type, { maxDepth: DEFAULT_DATASET_OPTIONS.includeDepth })),
           deeper,
         ).toBe(true);
         deeperChecked++;
