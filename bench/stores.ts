@@ -130,7 +130,7 @@ export async function virtuosoStore(
       fetch: ((input: string, init: object) =>
         undiciFetch(input, { ...init, dispatcher: closing })) as unknown as typeof fetch,
     });
-    const largeAnswers = new LargeAnswers(true); // the bench's Virtuoso listens on 127.0.0.1
+    const largeAnswers = new LargeAnswers({ loopback: true }); // the bench's Virtuoso listens on 127.0.0.1
     const send = async (query: string, _lane: Lane, label?: string) => {
       const client = largeAnswers.ownConnection(label) ? own : kept;
       // Once more on a keep-alive socket Virtuoso had closed, as the server does (fetch-retry.ts).

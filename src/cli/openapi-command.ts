@@ -42,7 +42,7 @@ export async function runOpenapi(argv: readonly string[], io: CliIo): Promise<nu
   const dataset = values.dataset ?? 'default';
   const document = openApiDocument(mapping, {
     dataset,
-    serverUrl: serverUrl({ name: dataset, linkBase: values['link-base'] ?? '' }, true),
+    serverUrl: serverUrl({ name: dataset, linkBase: values['link-base'] ?? '' }, { isDefault: true }),
     plan: DEFAULT_DATASET_OPTIONS,
     root: true,
   });

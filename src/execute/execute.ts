@@ -76,7 +76,8 @@ async function resource(plan: Extract<Plan, { kind: 'resource' }>, context: Path
   if (values.size === 1) trace.found = iri;
   const member = { iri, id: plan.id };
   const inclusion = known ? early : await include(view, type, [member], context, links.linkBase);
-  const object = resourceObject(type, member, values.get(iri), links.linkBase, {
+  const object = resourceObject(type, member, values.get(iri), {
+    linkBase: links.linkBase,
     fields: view.fields.get(type.name),
     linkage: inclusion?.linkageOf(member),
   });
@@ -141,7 +142,7 @@ async function fetchResources(
   const values = fetched ?? groupValues(rows);
   const fields = view.fields.get(type.name);
   const data = members.map((member) =>
-    resourceObject(type, member, values.get(member.iri), linkBase, { fields, linkage: inclusion?.linkageOf(member) }),
+    resourceObject(type, member, values.get(member.iri), { linkBase, fields, linkage: inclusion?.linkageOf(member) }),
   );
   return inclusion ? { data, included: inclusion.included } : { data };
 }

@@ -118,7 +118,8 @@ export async function includeRelated(
     }
   }
   const objectOf = (entry: Entry) =>
-    resourceObject(entry.type, entry.member, entry.values, linkBase, {
+    resourceObject(entry.type, entry.member, entry.values, {
+      linkBase,
       fields: fieldsets.get(entry.type.name),
       linkage: entry.linkage,
     });

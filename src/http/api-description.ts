@@ -14,22 +14,27 @@ import { linkBaseFor, perBase } from './public-base.js';
  */
 const CONTENT_TYPE = 'application/json';
 
+/** Whether a dataset is the server's default one, served at `/` rather than under `/api/<name>`. */
+export interface DatasetRole {
+  readonly isDefault: boolean;
+}
+
 /**
  * Where a dataset's type-rooted paths are served: its link base when it has one (links point there,
  * so the API does), else `/` for the default dataset and `/api/<name>` for the others.
  *
- * @example serverUrl({ name: 'trade', linkBase: '' }, false) // '/api/trade'
+ * @example serverUrl({ name: 'trade', linkBase: '' }, { isDefault: false }) // '/api/trade'
  */
-export function serverUrl(dataset: Pick<Dataset, 'name' | 'linkBase'>, isDefault: boolean): string {
+export function serverUrl(dataset: Pick<Dataset, 'name' | 'linkBase'>, { isDefault }: DatasetRole): string {
   if (dataset.linkBase !== '') return dataset.linkBase;
   return isDefault ? '/' : `/api/${encodeURIComponent(dataset.name)}`;
 }
 
 /** The OpenAPI description of a dataset, serialised once, as `/openapi.json` serves it. */
-function describeDataset(dataset: Dataset, isDefault: boolean): Representation {
+function describeDataset(dataset: Dataset, { isDefault }: DatasetRole): Representation {
   const document = openApiDocument(dataset.mapping, {
     dataset: dataset.name,
-    serverUrl: serverUrl(dataset, isDefault),
+    serverUrl: serverUrl(dataset, { isDefault }),
     plan: optionsOf(dataset),
     explain: optionsOf(dataset).explain,
     root: isDefault,
@@ -73,13 +78,13 @@ export function apiDescriptionHandler(
   defaultDataset: Dataset,
 ): Handler & { readonly description: (dataset?: string) => Representation | undefined } {
   const bodies = new Map(
-    [...datasets.values()].map((d) => [d, new Variants(describeDataset(d, d === defaultDataset))]),
+    [...datasets.values()].map((d) => [d, new Variants(describeDataset(d, { isDefault: d === defaultDataset }))]),
   );
   // Behind a trusted proxy, one description per base the forwarding headers give (a few at most).
   const forwarded = new Map(
     [...datasets.values()].map((d) => [
       d,
-      perBase((linkBase) => new Variants(describeDataset({ ...d, linkBase }, d === defaultDataset))),
+      perBase((linkBase) => new Variants(describeDataset({ ...d, linkBase }, { isDefault: d === defaultDataset }))),
     ]),
   );
   const bodyFor = (req: IncomingMessage, dataset: Dataset): Variants => {
@@ -90,7 +95,7 @@ export function apiDescriptionHandler(
     const target = staticTarget(req, datasets, defaultDataset);
     if (target?.name !== 'openapi.json') return next();
     // Every request gets the same bytes, compressed or not: Vary names Accept-Encoding alone.
-    await sendVariants(req, res, bodyFor(req, target.dataset), 'no-cache', []);
+    await sendVariants(req, res, bodyFor(req, target.dataset), { cacheControl: 'no-cache', varyOn: [] });
   };
   // What /openapi.json serves, read without a request (tests hold every response to it this way,
   // without adding requests to the metrics and logs they check).

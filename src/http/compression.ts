@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import Negotiator from 'negotiator';
-import { isFresh, type Representation, sendRepresentation } from './conditional.js';
+import { isFresh, type Representation, type SendOptions, sendRepresentation } from './conditional.js';
 import type { Request, Response } from './handler.js';
 
 /** The content codings the server applies: brotli and gzip, or none. */
@@ -96,18 +96,16 @@ export class Variants {
  * {@link sendRepresentation} for a body that may go compressed: negotiates the coding, answers a
  * matching If-None-Match with 304 before compressing, and sends `Content-Encoding` with the
  * compressed bytes. Every answer for a body above the threshold carries `Vary: Accept-Encoding`
- * beside `vary`. `made` is told when a compressed form was made by this call (the response cache
+ * beside `varyOn`. `made` is told when a compressed form was made by this call (the response cache
  * then counts its bytes).
  *
- * @example await sendVariants(req, res, new Variants(represent(document)), 'no-cache')
+ * @example await sendVariants(req, res, new Variants(represent(document)), { cacheControl: 'no-cache' })
  */
 export async function sendVariants(
   req: Request,
   res: Response,
   variants: Variants,
-  cacheControl: string,
-  vary: readonly string[] = ['Accept'],
-  made?: () => void,
+  { cacheControl, varyOn: vary = ['Accept'], made }: SendOptions & { readonly made?: () => void },
 ): Promise<void> {
   const compressible = variants.identity.body.length >= COMPRESSION_THRESHOLD;
   const encoding = chooseEncoding(req.headers, variants.identity.body.length);
@@ -115,12 +113,12 @@ export async function sendVariants(
   const etag = variants.etag(encoding);
   if (!variants.has(encoding) && isFresh(req, etag)) {
     // The 304 a compressed form would get, without making it.
-    sendRepresentation(req, res, { ...variants.identity, etag }, cacheControl, varyOn);
+    sendRepresentation(req, res, { ...variants.identity, etag }, { cacheControl, varyOn });
     return;
   }
   const fresh = !variants.has(encoding);
   const representation = await variants.get(encoding);
   if (fresh) made?.();
   if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
-  sendRepresentation(req, res, representation, cacheControl, varyOn);
+  sendRepresentation(req, res, representation, { cacheControl, varyOn });
 }

@@ -68,6 +68,13 @@ export function isFresh(req: Request, etag: string): boolean {
   return ifNoneMatch !== undefined && fresh({ 'if-none-match': ifNoneMatch }, { etag });
 }
 
+/** The headers an answer carries beside its representation's own. */
+export interface SendOptions {
+  readonly cacheControl: string;
+  /** The request headers the representation was chosen by (`Vary`); default `Accept`. */
+  readonly varyOn?: readonly string[];
+}
+
 /**
  * Answers a GET or HEAD with a representation: 304 with no body when the request's
  * `If-None-Match` matches its ETag (a list, `*`, and `W/` tags compared weakly, as RFC 9110
@@ -81,14 +88,13 @@ export function isFresh(req: Request, etag: string): boolean {
  * it also needs no `Cache-Control: no-cache`), and whose other work (ETag generation, Content-Type
  * defaults, Content-Length) a representation has already done.
  *
- * @example sendRepresentation(req, res, represent(document), 'no-cache')
+ * @example sendRepresentation(req, res, represent(document), { cacheControl: 'no-cache' })
  */
 export function sendRepresentation(
   req: Request,
   res: Response,
   representation: Representation,
-  cacheControl: string,
-  varyOn: readonly string[] = ['Accept'],
+  { cacheControl, varyOn = ['Accept'] }: SendOptions,
 ): void {
   res.setHeader('ETag', representation.etag);
   res.setHeader('Cache-Control', cacheControl);

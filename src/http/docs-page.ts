@@ -6,7 +6,7 @@ import accepts from 'accepts';
 import vary from 'vary';
 import type { Dataset } from '../dataset.js';
 import { JSON_API } from '../request/media-types.js';
-import { serverUrl, staticTarget } from './api-description.js';
+import { type DatasetRole, serverUrl, staticTarget } from './api-description.js';
 import { type Representation, representBytes, sendRepresentation } from './conditional.js';
 import type { Handler } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
@@ -42,7 +42,7 @@ interface DocsPage {
  * URLs are relative (`scalar.js`, `openapi.json` beside the page), so it works behind a proxy that
  * adds a path prefix. Scalar's own fonts, telemetry and AI agent, which would call its servers, are off.
  */
-function docsPage(dataset: Dataset, isDefault: boolean): DocsPage {
+function docsPage(dataset: Dataset, role: DatasetRole): DocsPage {
   const configuration = {
     url: 'openapi.json',
     withDefaultFonts: false,
@@ -70,7 +70,7 @@ function docsPage(dataset: Dataset, isDefault: boolean): DocsPage {
 </body>
 </html>
 `;
-  const server = serverUrl(dataset, isDefault);
+  const server = serverUrl(dataset, role);
   const apiOrigin = /^https?:\/\//.test(server) ? new URL(server).origin : undefined;
   return {
     page: representBytes(Buffer.from(html), 'text/html; charset=utf-8'),
@@ -104,14 +104,17 @@ const SCALAR_CACHE_CONTROL = 'public, max-age=86400';
  * @example app.use(docsPageHandler(datasets, defaultDataset))
  */
 export function docsPageHandler(datasets: ReadonlyMap<string, Dataset>, defaultDataset: Dataset): Handler {
-  const pages = new Map([...datasets.values()].map((d) => [d, docsPage(d, d === defaultDataset)]));
+  const pages = new Map([...datasets.values()].map((d) => [d, docsPage(d, { isDefault: d === defaultDataset })]));
   return (req, res, next) => {
     const target = staticTarget(req, datasets, defaultDataset);
     if (target?.name === 'scalar.js') {
       const bundle = scalar();
       const gzip = accepts(req).encodings(['gzip', 'identity']) === 'gzip';
       if (gzip) res.setHeader('Content-Encoding', 'gzip');
-      sendRepresentation(req, res, gzip ? bundle.gzip : bundle.plain, SCALAR_CACHE_CONTROL, ['Accept-Encoding']);
+      sendRepresentation(req, res, gzip ? bundle.gzip : bundle.plain, {
+        cacheControl: SCALAR_CACHE_CONTROL,
+        varyOn: ['Accept-Encoding'],
+      });
       return;
     }
     // `/` is the root document (root-document.ts), or, for a browser, the default dataset's page.
@@ -126,6 +129,6 @@ export function docsPageHandler(datasets: ReadonlyMap<string, Dataset>, defaultD
     if (html !== 'text/html') return next();
     const { page, csp } = pages.get(target?.dataset ?? defaultDataset)!;
     res.setHeader('Content-Security-Policy', csp);
-    sendRepresentation(req, res, page, 'no-cache', ['Accept']);
+    sendRepresentation(req, res, page, { cacheControl: 'no-cache', varyOn: ['Accept'] });
   };
 }

@@ -97,9 +97,9 @@ export type Sent =
  */
 export function sendAnswer(req: Request, res: Response, sent: Sent): Promise<void> {
   const { cacheControl } = sent.target.options;
-  if ('variants' in sent) return sendVariants(req, res, sent.variants, cacheControl, undefined, sent.grown);
+  if ('variants' in sent) return sendVariants(req, res, sent.variants, { cacheControl, made: sent.grown });
   const variants = new Variants(represent(sent.answer.document));
-  return sendVariants(req, res, variants, sent.answer.explained ? 'no-store' : cacheControl);
+  return sendVariants(req, res, variants, { cacheControl: sent.answer.explained ? 'no-store' : cacheControl });
 }
 
 /** The stages of {@link jsonApiHandler}, each a function of what the one before gave. */

@@ -25,7 +25,7 @@ export interface DatasetLinks {
  * @example datasetLinks(sample, { isDefault: true }) // { describedby: '/openapi.json', docs: '/docs', concepts: '/concepts', … }
  */
 export function datasetLinks(dataset: Dataset, { isDefault }: { isDefault: boolean }): DatasetLinks {
-  const base = serverUrl(dataset, isDefault).replace(/\/+$/, '');
+  const base = serverUrl(dataset, { isDefault }).replace(/\/+$/, '');
   const types = [...dataset.mapping.types.keys()].map((type) => [type, `${base}/${encodeURIComponent(type)}`]);
   return { describedby: `${base}/openapi.json`, docs: `${base}/docs`, ...Object.fromEntries(types) };
 }
@@ -84,6 +84,6 @@ export function rootDocumentHandler(datasets: ReadonlyMap<string, Dataset>, defa
   return async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || parsedTarget(req).path !== '/') return next();
     negotiate(req.headers.accept, req.headers['content-type']);
-    await sendVariants(req, res, bodyFor(req), cacheControl);
+    await sendVariants(req, res, bodyFor(req), { cacheControl });
   };
 }

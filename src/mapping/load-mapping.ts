@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { checkDatatype } from './check-datatype.js';
+import { compileId, missingId } from './compile-id.js';
 import { isSafeAbsoluteIri } from './iri.js';
 import { EVERY_LANGUAGE } from './language.js';
-import { type IdSpec, type MappingFile, mappingSchema } from './mapping-schema.js';
-import type { Attribute, IdStrategy, Mapping, Relationship, ResourceType } from './model.js';
+import { type MappingFile, mappingSchema } from './mapping-schema.js';
+import type { Attribute, Mapping, Relationship, ResourceType } from './model.js';
 import { resolveSortField } from './resolve-path.js';
 
 /** A mapping that can't be used; `problems` are `key.path: what was expected` lines. */
@@ -53,6 +54,10 @@ export async function loadMapping(file: string): Promise<Mapping> {
   return compileMapping(raw, file);
 }
 
+/** A relationship target the mapping lacks: the types it has are listed once, on a line of their own. */
+const NOT_A_TYPE_END = 'is not a type of this mapping';
+const NOT_A_TYPE = (name: string) => `'${name}' ${NOT_A_TYPE_END}`;
+
 /**
  * Validates a parsed mapping document and compiles it into the frozen index requests use.
  *
@@ -69,6 +74,9 @@ export function compileMapping(raw: unknown, source: string): Mapping {
   const problems: string[] = [];
   const warnings: string[] = [];
   const draft: Mapping = { source, types: compileTypes(parsed.data, problems, warnings) };
+  // The choices once, not on each line that names a type the mapping lacks.
+  if (problems.some((problem) => problem.endsWith(NOT_A_TYPE_END)))
+    problems.push(`types: the types of this mapping are ${Object.keys(parsed.data.types).join(', ')}`);
   // Sort paths cross types, so default sorts resolve once every type exists.
   const types = new Map<string, ResourceType>();
   for (const type of draft.types.values()) {
@@ -101,56 +109,15 @@ function compileTypes(file: MappingFile, problems: string[], warnings: string[])
       );
     return iri ?? '';
   };
+  const compiling: Compiling = { file, problems, warnings, expand };
   const types = new Map<string, ResourceType>();
   for (const [name, spec] of Object.entries(file.types)) {
     const at = `types.${name}`;
     if (!isTypeName(name))
       problems.push(`${at}: '${name}' is not a usable type name (letters, digits, - and _; not api or health)`);
     const idSpec = spec.id ?? file.id;
-    const attributes = new Map<string, Attribute>();
-    for (const [field, attr] of Object.entries(spec.attributes ?? {})) {
-      checkFieldName(field, `${at}.attributes.${field}`, problems);
-      const long = typeof attr === 'string' ? { predicate: attr } : attr;
-      const datatypePath = `${at}.attributes.${field}.datatype`;
-      const datatype = long.datatype === undefined ? undefined : expand(long.datatype, datatypePath);
-      const verdict = datatype ? checkDatatype(datatype, long.datatype!) : undefined;
-      if (verdict) ('problem' in verdict ? problems : warnings).push(`${datatypePath}: ${Object.values(verdict)[0]}`);
-      if (long.strictLanguage !== undefined && (long.language === undefined || long.language === EVERY_LANGUAGE))
-        problems.push(
-          `${at}.attributes.${field}.strictLanguage: needs a language tag (language: de), not ${long.language === undefined ? 'no language' : "'*'"}`,
-        );
-      attributes.set(
-        field,
-        Object.freeze({
-          name: field,
-          predicate: expand(long.predicate, `${at}.attributes.${field}.predicate`),
-          ...(datatype !== undefined && { datatype }),
-          ...(long.language !== undefined && { language: long.language.toLowerCase() }),
-          ...(long.strictLanguage === true && { strictLanguage: true }),
-          many: long.many ?? false,
-        }),
-      );
-    }
-    const relationships = new Map<string, Relationship>();
-    for (const [field, rel] of Object.entries(spec.relationships ?? {})) {
-      const path = `${at}.relationships.${field}`;
-      checkFieldName(field, path, problems);
-      if (attributes.has(field)) problems.push(`${path}: '${field}' is also an attribute; fields share one namespace`);
-      if (!Object.hasOwn(file.types, rel.target))
-        problems.push(
-          `${path}.target: '${rel.target}' is not a type of this mapping (types: ${Object.keys(file.types).join(', ')})`,
-        );
-      relationships.set(
-        field,
-        Object.freeze({
-          name: field,
-          predicate: expand(rel.predicate, `${path}.predicate`),
-          target: rel.target,
-          cardinality: rel.cardinality,
-          inverse: rel.inverse ?? false,
-        }),
-      );
-    }
+    const attributes = compileAttributes(spec, at, compiling);
+    const relationships = compileRelationships(spec, { at, attributes }, compiling);
     types.set(
       name,
       Object.freeze({
@@ -166,42 +133,77 @@ function compileTypes(file: MappingFile, problems: string[], warnings: string[])
   return types;
 }
 
+/** What compiling a type's fields needs: the file, where problems go, and term expansion. */
+interface Compiling {
+  readonly file: MappingFile;
+  readonly problems: string[];
+  readonly warnings: string[];
+  readonly expand: (value: string, path: string) => string;
+}
+
+type TypeSpec = MappingFile['types'][string];
+
+function compileAttributes(
+  spec: TypeSpec,
+  at: string,
+  { problems, warnings, expand }: Compiling,
+): Map<string, Attribute> {
+  const attributes = new Map<string, Attribute>();
+  for (const [field, attr] of Object.entries(spec.attributes ?? {})) {
+    checkFieldName(field, `${at}.attributes.${field}`, problems);
+    const long = typeof attr === 'string' ? { predicate: attr } : attr;
+    const datatypePath = `${at}.attributes.${field}.datatype`;
+    const datatype = long.datatype === undefined ? undefined : expand(long.datatype, datatypePath);
+    const verdict = datatype ? checkDatatype(datatype, long.datatype!) : undefined;
+    if (verdict) ('problem' in verdict ? problems : warnings).push(`${datatypePath}: ${Object.values(verdict)[0]}`);
+    if (long.strictLanguage !== undefined && (long.language === undefined || long.language === EVERY_LANGUAGE))
+      problems.push(
+        `${at}.attributes.${field}.strictLanguage: needs a language tag (language: de), not ${long.language === undefined ? 'no language' : "'*'"}`,
+      );
+    attributes.set(
+      field,
+      Object.freeze({
+        name: field,
+        predicate: expand(long.predicate, `${at}.attributes.${field}.predicate`),
+        ...(datatype !== undefined && { datatype }),
+        ...(long.language !== undefined && { language: long.language.toLowerCase() }),
+        ...(long.strictLanguage === true && { strictLanguage: true }),
+        many: long.many ?? false,
+      }),
+    );
+  }
+  return attributes;
+}
+
+function compileRelationships(
+  spec: TypeSpec,
+  { at, attributes }: { at: string; attributes: ReadonlyMap<string, Attribute> },
+  { file, problems, expand }: Compiling,
+): Map<string, Relationship> {
+  const relationships = new Map<string, Relationship>();
+  for (const [field, rel] of Object.entries(spec.relationships ?? {})) {
+    const path = `${at}.relationships.${field}`;
+    checkFieldName(field, path, problems);
+    if (attributes.has(field)) problems.push(`${path}: '${field}' is also an attribute; fields share one namespace`);
+    if (!Object.hasOwn(file.types, rel.target)) problems.push(`${path}.target: ${NOT_A_TYPE(rel.target)}`);
+    relationships.set(
+      field,
+      Object.freeze({
+        name: field,
+        predicate: expand(rel.predicate, `${path}.predicate`),
+        target: rel.target,
+        cardinality: rel.cardinality,
+        inverse: rel.inverse ?? false,
+      }),
+    );
+  }
+  return relationships;
+}
+
 function checkFieldName(field: string, path: string, problems: string[]): void {
   if (!MEMBER_NAME.test(field))
     problems.push(`${path}: '${field}' is not a JSON:API member name (letters, digits, - and _, not at either end)`);
   if (RESERVED_FIELDS.has(field)) problems.push(`${path}: '${field}' is reserved by JSON:API`);
-}
-
-function missingId(at: string, problems: string[]): IdStrategy {
-  problems.push(`${at}.id: no id strategy; set one here or a default under the top-level id key`);
-  return { kind: 'hex', base: '' };
-}
-
-function compileId(
-  spec: IdSpec,
-  path: string,
-  expand: (v: string, p: string) => string,
-  problems: string[],
-): IdStrategy {
-  if ('predicate' in spec)
-    return Object.freeze({ kind: 'predicate', predicate: expand(spec.predicate, `${path}.predicate`) });
-  if ('template' in spec) {
-    const parts = spec.template.split('{id}');
-    const [prefix = '', suffix = ''] = parts;
-    if (parts.length !== 2 || !isSafeAbsoluteIri(`${prefix}0${suffix}`)) {
-      problems.push(`${path}.template: expected an absolute IRI with exactly one {id}, got '${spec.template}'`);
-    }
-    return Object.freeze({ kind: 'template', prefix, suffix });
-  }
-  if ('local' in spec) {
-    if (!isSafeAbsoluteIri(spec.local.base))
-      problems.push(`${path}.local.base: expected an absolute IRI, got '${spec.local.base}'`);
-    return Object.freeze({ kind: 'local', base: spec.local.base });
-  }
-  const base = spec.hex === true ? '' : spec.hex.base;
-  if (base !== '' && !isSafeAbsoluteIri(base))
-    problems.push(`${path}.hex.base: expected an absolute IRI, got '${base}'`);
-  return Object.freeze({ kind: 'hex', base });
 }
 
 /** `skos:broader` → full IRI; `<http://…>` and bare absolute IRIs pass through; undefined when neither. */

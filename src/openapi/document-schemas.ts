@@ -1,7 +1,7 @@
 import type { Mapping, ResourceType } from '../mapping/model.js';
 import { reachableTypes } from './field-paths.js';
 import { type Json, names, orNull, ref } from './json-schema.js';
-import { EXAMPLE_ID, link } from './words.js';
+import { EXAMPLE_ID, link, nullableLink } from './words.js';
 
 /** Shared component names (with a dot, like every non-resource component). */
 export const SHARED = {
@@ -10,11 +10,12 @@ export const SHARED = {
   errors: 'jsonapi.error-document',
   pageLinks: 'jsonapi.page-links',
   pageMeta: 'jsonapi.page-meta',
+  linkageLinks: 'jsonapi.linkage-links',
+  itemMeta: 'jsonapi.item-meta',
 } as const;
 
-/** The schemas every type's documents share: the `jsonapi` object, error documents, page links and meta. */
+/** The schemas every type's documents share: the `jsonapi` object, error documents, page links and meta, linkage links, item meta. */
 export function sharedSchemas(exampleType = 'things'): Record<string, Json> {
-  const page = (n: number) => `/${exampleType}?page%5Bnumber%5D=${n}`;
   return {
     [SHARED.jsonapi]: {
       type: 'object',
@@ -22,6 +23,33 @@ export function sharedSchemas(exampleType = 'things'): Record<string, Json> {
       additionalProperties: false,
       properties: { version: { type: 'string', const: '1.1' } },
     },
+    ...errorSchemas(),
+    [SHARED.pageLinks]: pageLinks(exampleType),
+    [SHARED.pageMeta]: PAGE_META,
+    [SHARED.linkageLinks]: {
+      type: 'object',
+      required: ['self', 'related'],
+      additionalProperties: false,
+      // A linkage URL is its source's (any type that points here): the example leaves it open.
+      properties: { self: link(`/…/${EXAMPLE_ID}/links/…`), related: link(`/…/${EXAMPLE_ID}/…`) },
+    },
+    [SHARED.itemMeta]: {
+      type: 'object',
+      properties: {
+        page: {
+          type: 'object',
+          properties: {
+            cursor: { type: 'string', description: 'Where to page on from this item (page[after], page[before]).' },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** An error object, and the error document. */
+function errorSchemas(): Record<string, Json> {
+  return {
     [SHARED.error]: {
       type: 'object',
       required: ['status', 'title'],
@@ -55,48 +83,53 @@ export function sharedSchemas(exampleType = 'things'): Record<string, Json> {
         errors: { type: 'array', minItems: 1, items: ref(SHARED.error) },
       },
     },
-    [SHARED.pageLinks]: {
-      type: 'object',
-      description:
-        'A page’s links: each keeps the request’s other query parameters. prev is null on the first page and next on the last; last is left out when the dataset does not count, and on cursor pages (where prev and next carry cursors and first none).',
-      required: ['self', 'first', 'prev', 'next'],
-      properties: {
-        self: link(page(1)),
-        first: link(page(0)),
-        prev: link(page(0), true),
-        next: link(page(2), true),
-        last: link(page(4)),
-      },
-    },
-    [SHARED.pageMeta]: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        count: {
-          type: 'integer',
-          minimum: 0,
-          description: 'Offset pages: the number of resources in the whole (filtered) list.',
-        },
-        page: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            total: {
-              type: 'integer',
-              minimum: 0,
-              description: 'Cursor pages: the number of resources in the whole list.',
-            },
-            rangeTruncated: {
-              type: 'boolean',
-              const: true,
-              description: 'A range (page[after] and page[before]) held more than page[size] resources.',
-            },
-          },
-        },
-      },
+  };
+}
+
+function pageLinks(exampleType: string): Json {
+  const page = (n: number) => `/${exampleType}?page%5Bnumber%5D=${n}`;
+  return {
+    type: 'object',
+    description:
+      'A page’s links: each keeps the request’s other query parameters. prev is null on the first page and next on the last; last is left out when the dataset does not count, and on cursor pages (where prev and next carry cursors and first none).',
+    required: ['self', 'first', 'prev', 'next'],
+    properties: {
+      self: link(page(1)),
+      first: link(page(0)),
+      prev: nullableLink(page(0)),
+      next: nullableLink(page(2)),
+      last: link(page(4)),
     },
   };
 }
+
+const PAGE_META: Json = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    count: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Offset pages: the number of resources in the whole (filtered) list.',
+    },
+    page: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        total: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Cursor pages: the number of resources in the whole list.',
+        },
+        rangeTruncated: {
+          type: 'boolean',
+          const: true,
+          description: 'A range (page[after] and page[before]) held more than page[size] resources.',
+        },
+      },
+    },
+  },
+};
 
 /**
  * The documents that answer for a type: single resource, nullable resource (a to-one related URL),
@@ -110,24 +143,12 @@ export function documentSchemas(mapping: Mapping, type: ResourceType, includeDep
   const included = { ...ref(names.included(type.name)) };
   const at = `/${type.name}/${EXAMPLE_ID}`;
   const self = { type: 'object', required: ['self'], additionalProperties: false, properties: { self: link(at) } };
-  const linkageLinks = {
-    type: 'object',
-    required: ['self', 'related'],
-    additionalProperties: false,
-    // A linkage URL is its source's (any type that points here): the example leaves it open.
-    properties: { self: link(`/…/${EXAMPLE_ID}/links/…`), related: link(`/…/${EXAMPLE_ID}/…`) },
-  };
+  const linkageLinks = ref(SHARED.linkageLinks);
   const reachable = reachableTypes(mapping, type, includeDepth);
-  const document = (
-    title: string,
-    data: Json,
-    links: Json,
-    extra: Json = {},
-    required = ['jsonapi', 'links', 'data'],
-  ) => ({
+  const document = (title: string, data: Json, links: Json, extra: Json = {}) => ({
     type: 'object',
     title,
-    required,
+    required: ['jsonapi', 'links', 'data'],
     additionalProperties: false,
     properties: { jsonapi, links, data, ...extra },
   });

@@ -7,7 +7,7 @@ import { MAX_HOPS } from '../mapping/resolve-path.js';
  * reaches thousands. Past the bound the document states the grammar (a pattern) instead, which is
  * still exactly right, only less specific.
  */
-export const MAX_ENUMERATED = 400;
+export const MAX_ENUMERATED = 60;
 
 /** A chain of relationships followed from a type, and the type it ends on. */
 export interface Chain {

@@ -27,7 +27,6 @@ export const names = {
   sort: (type: string) => `${type}.sort`,
   include: (type: string) => `${type}.include`,
   filter: (type: string) => `${type}.filter`,
-  fields: (type: string) => `fields.${type}`,
 } as const;
 
 /** `schema` or `null`. */

@@ -62,7 +62,6 @@ export function openApiDocument(mapping: Mapping, options: ApiDescriptionOptions
   for (const type of mapping.types.values()) {
     Object.assign(schemas, resourceSchemas(type), documentSchemas(mapping, type, options.plan.includeDepth));
   }
-  const errorContent = { [JSON_API]: { schema: ref(SHARED.errors) } };
   const parameters = parameterComponents(mapping, options.plan);
   const paths = pathItems(mapping);
   Object.assign(schemas, parameters.schemas);
@@ -72,49 +71,7 @@ export function openApiDocument(mapping: Mapping, options: ApiDescriptionOptions
   const root = options.root ? rootPath() : undefined;
   Object.assign(paths, root?.path);
   Object.assign(schemas, root?.schemas);
-  const components = {
-    schemas,
-    parameters: parameters.parameters,
-    responses: {
-      ...okResponses(pathItems(mapping)),
-      'not-modified': {
-        description: 'Not Modified: If-None-Match matched; no body.',
-        headers: { ETag: ref('etag', 'headers'), 'Cache-Control': ref('cache-control', 'headers') },
-      },
-      ...Object.fromEntries(
-        Object.entries(ERRORS).map(([status, description]) => [
-          `error.${status}`,
-          { description, headers: { 'Cache-Control': ref('no-store', 'headers') }, content: errorContent },
-        ]),
-      ),
-    },
-    headers: {
-      etag: {
-        description: 'A strong entity tag: a hash of the body bytes, the same on every replica.',
-        schema: { type: 'string' },
-      },
-      'cache-control': {
-        description: 'The dataset’s Cache-Control (no-cache by default).',
-        schema: { type: 'string' },
-      },
-      'no-store': { description: 'no-store: no cache keeps an error.', schema: { type: 'string', const: 'no-store' } },
-      vary: {
-        description:
-          'Accept; Accept-Encoding when the body is 1 KB or more (it may be compressed); Origin with a list of CORS origins.',
-        schema: { type: 'string' },
-      },
-      'content-encoding': {
-        description:
-          'br or gzip: a body of 1 KB or more, compressed as Accept-Encoding asks (brotli first when both are taken alike). Its ETag is the uncompressed body’s with -br or -gzip appended.',
-        schema: { type: 'string', enum: ['br', 'gzip'] },
-      },
-      'server-timing': {
-        description:
-          'The SPARQL queries the request cost, the store time, and the steps the request took (docs/api.md "Explain"): sparql;dur=4.2;desc="2 queries", path;desc="histogram+fetch".',
-        schema: { type: 'string' },
-      },
-    },
-  };
+  const components = { schemas, parameters: parameters.parameters, responses: responses(mapping), headers: HEADERS };
   const server = options.serverUrl.replace(/\/+$/, '');
   const digest = hash('sha256', JSON.stringify([paths, components]), 'base64url').slice(0, 12);
   return {
@@ -140,6 +97,51 @@ export function openApiDocument(mapping: Mapping, options: ApiDescriptionOptions
     components,
   };
 }
+
+/** The responses every operation refers to: its 200 (by document schema), 304, and the errors. */
+function responses(mapping: Mapping): Record<string, Json> {
+  const errorContent = { [JSON_API]: { schema: ref(SHARED.errors) } };
+  return {
+    ...okResponses(pathItems(mapping)),
+    'not-modified': {
+      description: 'Not Modified: If-None-Match matched; no body.',
+      headers: { ETag: ref('etag', 'headers'), 'Cache-Control': ref('cache-control', 'headers') },
+    },
+    ...Object.fromEntries(
+      Object.entries(ERRORS).map(([status, description]) => [
+        `error.${status}`,
+        { description, headers: { 'Cache-Control': ref('no-store', 'headers') }, content: errorContent },
+      ]),
+    ),
+  };
+}
+
+const HEADERS: Record<string, Json> = {
+  etag: {
+    description: 'A strong entity tag: a hash of the body bytes, the same on every replica.',
+    schema: { type: 'string' },
+  },
+  'cache-control': {
+    description: 'The dataset’s Cache-Control (no-cache by default).',
+    schema: { type: 'string' },
+  },
+  'no-store': { description: 'no-store: no cache keeps an error.', schema: { type: 'string', const: 'no-store' } },
+  vary: {
+    description:
+      'Accept; Accept-Encoding when the body is 1 KB or more (it may be compressed); Origin with a list of CORS origins.',
+    schema: { type: 'string' },
+  },
+  'content-encoding': {
+    description:
+      'br or gzip: a body of 1 KB or more, compressed as Accept-Encoding asks (brotli first when both are taken alike). Its ETag is the uncompressed body’s with -br or -gzip appended.',
+    schema: { type: 'string', enum: ['br', 'gzip'] },
+  },
+  'server-timing': {
+    description:
+      'The SPARQL queries the request cost, the store time, and the steps the request took (docs/api.md "Explain"): sparql;dur=4.2;desc="2 queries", path;desc="histogram+fetch".',
+    schema: { type: 'string' },
+  },
+};
 
 function infoDescription(mapping: Mapping): string {
   return [

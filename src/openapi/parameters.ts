@@ -5,6 +5,7 @@ import { comparisonOf } from '../request/filter-values.js';
 import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
 import { FILTER_OPERATORS, type FilterOperator, operatorsFor } from '../request/parse-filter.js';
 import { type Chain, chains, includePaths, MAX_ENUMERATED, sortFields } from './field-paths.js';
+import { FIELDS, fieldsParameter } from './fields-parameter.js';
 import { type Json, names, ref } from './json-schema.js';
 
 /** A JSON:API member name, and a dot path of up to `hops + 1` of them. */
@@ -22,7 +23,7 @@ export const PAGE_PARAMETERS = [
 ] as const;
 
 /**
- * The page family, If-None-Match, and per type: sort, include, filter, fields[type]; with the
+ * The page family, If-None-Match, `fields`, and per type: sort, include, filter; with the
  * schemas of filter values they share (one per kind of comparison: `filter.text`, `filter.date`…).
  *
  * @example parameterComponents(mapping, DEFAULT_DATASET_OPTIONS).parameters['concepts.sort']
@@ -74,29 +75,13 @@ export function parameterComponents(
       schema: { type: 'string' },
     },
   };
+  components[FIELDS] = fieldsParameter(mapping);
   for (const type of mapping.types.values()) {
-    components[names.fields(type.name)] = fieldsParameter(type);
     components[names.sort(type.name)] = sortParameter(mapping, type, options);
     components[names.include(type.name)] = includeParameter(mapping, type, options);
     components[names.filter(type.name)] = filterParameter(mapping, type, options, schemas);
   }
   return { parameters: components, schemas };
-}
-
-/** `fields[type]`: a comma-separated list of the type's attributes and relationships, or nothing. */
-function fieldsParameter(type: ResourceType): Json {
-  const fields = [...type.attributes.keys(), ...type.relationships.keys()];
-  return {
-    name: `fields[${type.name}]`,
-    in: 'query',
-    description: `Sparse fieldset: the fields ${type.name} resources show (in data and in included), comma-separated; empty for none. Without it, every field.`,
-    style: 'form',
-    explode: false,
-    schema:
-      fields.length > 0
-        ? { type: 'array', items: { type: 'string', enum: fields } }
-        : { type: 'array', items: { type: 'string' }, maxItems: 0 },
-  };
 }
 
 function sortParameter(mapping: Mapping, type: ResourceType, options: PlanOptions): Json {

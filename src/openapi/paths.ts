@@ -1,5 +1,6 @@
 import type { Mapping, Relationship, ResourceType } from '../mapping/model.js';
 import { CURSOR_PAGINATION_MEDIA_TYPE, CURSOR_PAGINATION_PROFILE, JSON_API } from '../request/media-types.js';
+import { FIELDS } from './fields-parameter.js';
 import { type Json, names, ref } from './json-schema.js';
 import { PAGE_PARAMETERS } from './parameters.js';
 import { oneOf, typeWords } from './words.js';
@@ -29,7 +30,7 @@ interface Operation {
  */
 export function pathItems(mapping: Mapping): Record<string, Json> {
   const paths: Record<string, Json> = {};
-  const fields = [...mapping.types.keys()].map((name) => ref(names.fields(name), 'parameters'));
+  const fields = [ref(FIELDS, 'parameters')];
   for (const type of mapping.types.values()) {
     const idParameter = {
       name: 'id',
@@ -64,7 +65,7 @@ const listParameters = (type: ResourceType): Json[] => [
   ...PAGE_PARAMETERS.map((p) => ref(p, 'parameters')),
 ];
 
-/** `include`, and one `fields[type]` per type of the mapping (any type may be named, included or not). */
+/** `include`, and `fields[type]` of every type of the mapping (any type may be named, included or not). */
 const documentParameters = (type: ResourceType, fields: readonly Json[]): Json[] => [
   ref(names.include(type.name), 'parameters'),
   ...fields,

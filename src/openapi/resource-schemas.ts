@@ -1,7 +1,9 @@
+import { hash } from 'node:crypto';
 import { describeIds } from '../mapping/ids.js';
 import { EVERY_LANGUAGE, UNTAGGED_KEY } from '../mapping/language.js';
 import type { Attribute, Relationship, ResourceType } from '../mapping/model.js';
 import { FLOATING_TYPES, INTEGER_TYPES, XSD, XSD_BOOLEAN, XSD_DECIMAL } from '../rdf/vocabulary.js';
+import { SHARED } from './document-schemas.js';
 import { type Json, names, orNull, ref } from './json-schema.js';
 import { EXAMPLE_ID, link } from './words.js';
 
@@ -48,8 +50,13 @@ function valueSchema(attribute: Attribute): Json {
  *
  * @example attributeSchema({ name: 'budget', predicate, datatype: xsd:integer, many: false }) // { anyOf: [{ type: ['integer', 'string'] }, { type: 'null' }] }
  */
-function attributeSchema(attribute: Attribute): Json {
-  const value = valueSchema(attribute);
+function attributeSchema(attribute: Attribute, values: Record<string, Json>): Json {
+  const schema = valueSchema(attribute);
+  // Shared by every attribute of the same kind: a document that grows with the kinds of values,
+  // not with each attribute's copy of the description.
+  const name = `value.${hash('sha256', JSON.stringify(schema), 'base64url').slice(0, 10)}`;
+  values[name] = schema;
+  const value = ref(name);
   const about = `RDF predicate <${attribute.predicate}>.`;
   if (attribute.language === EVERY_LANGUAGE) {
     return {
@@ -85,31 +92,24 @@ function relationshipSchema(type: ResourceType, relationship: Relationship): Jso
 }
 
 /** `meta` of a resource or identifier: on a cursor page, the item's cursor. */
-const ITEM_META = {
-  type: 'object',
-  properties: {
-    page: {
-      type: 'object',
-      properties: {
-        cursor: { type: 'string', description: 'Where to page on from this item (page[after], page[before]).' },
-      },
-    },
-  },
-};
+const ITEM_META = ref(SHARED.itemMeta);
 
 /**
- * A type's resource object schema and its resource identifier schema, by component name.
+ * A type's resource object schema and its resource identifier schema, by component name, and the
+ * value schemas its attributes refer to (`value.<digest of the schema>`, shared by every type).
  *
- * @example Object.keys(resourceSchemas(countries)) // ['countries', 'countries.identifier']
+ * @example Object.keys(resourceSchemas(countries)) // ['value.Xk3…', 'countries', 'countries.identifier']
  */
 export function resourceSchemas(type: ResourceType): Record<string, Json> {
   const id = { type: 'string', description: `The resource's id: ${describeIds(type.id)}.` };
   const typeName = { type: 'string', const: type.name };
-  const attributes = Object.fromEntries([...type.attributes.values()].map((a) => [a.name, attributeSchema(a)]));
+  const values: Record<string, Json> = {};
+  const attributes = Object.fromEntries([...type.attributes.values()].map((a) => [a.name, attributeSchema(a, values)]));
   const relationships = Object.fromEntries(
     [...type.relationships.values()].map((r) => [r.name, relationshipSchema(type, r)]),
   );
   return {
+    ...values,
     [names.resource(type.name)]: {
       type: 'object',
       title: type.name,

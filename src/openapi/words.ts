@@ -31,6 +31,11 @@ export const EXAMPLE_ID = '0101';
  *
  * @example link('/concepts/0101') // { type: 'string', format: 'uri-reference', examples: ['/concepts/0101'] }
  */
-export function link(example: string, nullable = false): { [key: string]: unknown } {
-  return { type: nullable ? ['string', 'null'] : 'string', format: 'uri-reference', examples: [example] };
+export function link(example: string): { [key: string]: unknown } {
+  return { type: 'string', format: 'uri-reference', examples: [example] };
+}
+
+/** A {@link link} that may be `null` (a first page's `prev`, a last page's `next`). */
+export function nullableLink(example: string): { [key: string]: unknown } {
+  return { ...link(example), type: ['string', 'null'] };
 }

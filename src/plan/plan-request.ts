@@ -74,12 +74,19 @@ export function planRequest(
 
 function listOf(mapping: Mapping, type: ResourceType, query: QueryParameters, options: PlanOptions): ListRequest {
   const { limits, filterSyntax } = options;
-  const sort = query.sort === undefined ? type.defaultSort : parseSort(query.sort, mapping, type, limits.sortFields);
-  return { type, sort, filters: parseFilter(query.filter, mapping, type, limits.filters, filterSyntax) };
+  const sort =
+    query.sort === undefined
+      ? type.defaultSort
+      : parseSort(query.sort, mapping, type, { maxFields: limits.sortFields });
+  return {
+    type,
+    sort,
+    filters: parseFilter(query.filter, mapping, type, { maxFilters: limits.filters, syntax: filterSyntax }),
+  };
 }
 
 function paging(query: QueryParameters, options: PlanOptions, list: ListRequest, cursorProfile: boolean): Paging {
-  const page = parsePage(query.page, options.page, cursorProfile);
+  const page = parsePage(query.page, options.page, { cursorProfile });
   if (page.kind === 'offset') return { page, count: options.count };
   return {
     page,
@@ -92,7 +99,10 @@ function paging(query: QueryParameters, options: PlanOptions, list: ListRequest,
 function viewOf(mapping: Mapping, type: ResourceType, query: QueryParameters, options: PlanOptions): View {
   return {
     ...(query.include !== undefined && {
-      include: parseInclude(query.include, mapping, type, options.includeDepth, options.limits.includePaths),
+      include: parseInclude(query.include, mapping, type, {
+        maxDepth: options.includeDepth,
+        maxPaths: options.limits.includePaths,
+      }),
       maxIncluded: options.limits.included,
     }),
     fields: parseFields(query.fields, mapping),

@@ -38,8 +38,7 @@ const rule = (
   as: string,
   lexical: RegExp,
   expected: string,
-  ordered = true,
-  canonical?: (lexical: string) => string,
+  { ordered = true, canonical }: Partial<Pick<DatatypeRule, 'ordered' | 'canonical'>> = {},
 ): DatatypeRule => ({ as: XSD + as, lexical, expected, ordered, ...(canonical && { canonical }) });
 const INTEGER = rule('integer', /^[+-]?\d+$/, 'an integer such as 42 or -7');
 
@@ -51,9 +50,10 @@ const RULES = new Map<string, DatatypeRule>([
   [`${XSD}float`, rule('float', NUMBER, 'a number such as 12.5 or 1.2E3')],
   [
     `${XSD}boolean`,
-    rule('boolean', /^(?:true|false|1|0)$/, 'true or false', false, (v) =>
-      v === '1' || v === 'true' ? 'true' : 'false',
-    ),
+    rule('boolean', /^(?:true|false|1|0)$/, 'true or false', {
+      ordered: false,
+      canonical: (v) => (v === '1' || v === 'true' ? 'true' : 'false'),
+    }),
   ],
   [
     `${XSD}date`,

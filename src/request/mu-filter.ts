@@ -45,16 +45,47 @@ export function muFilterParameter(
 ): FamilyParameter {
   const { name, members, value } = parameter;
   if (members.length === 0 || isNative(members, mapping, type, operators)) return parameter;
-  const native = (path: string, operator: string, raw: string): FamilyParameter => ({
-    name,
-    members: [path, operator],
-    value: raw,
-  });
   const fail = (detail: string) => badParameter(name, `${detail} (mu-cl-resources filter '${name}').`);
   const hops = members.slice(0, -1);
   const last = members.at(-1)!;
   if (hops[0] === ':or:')
     throw fail(`mu's :or: groups are not supported: every filter must hold; send one request per alternative`);
+  const prefix = hops.join('.');
+  const path: MuPath = {
+    name,
+    value,
+    fail,
+    target: pathTarget(hops, mapping, type, fail),
+    at: (field) => (prefix === '' ? field : `${prefix}.${field}`),
+    ids: prefix === '' ? 'id' : prefix,
+  };
+  const modifier = /^:([a-z-]+):(.*)$/.exec(last);
+  if (!modifier) return plainField(path, last);
+  const [, kind, field] = modifier as unknown as [string, string, string];
+  return modifiedField(path, kind, field);
+}
+
+/** A mu parameter whose relationship path has been followed: what its last member is read against. */
+interface MuPath {
+  readonly name: string;
+  readonly value: string;
+  readonly fail: (detail: string) => Error;
+  /** The type the relationship path ends at. */
+  readonly target: ResourceType;
+  /** The native dot path of a field of `target`. */
+  readonly at: (field: string) => string;
+  /** The native path of `target`'s ids. */
+  readonly ids: string;
+}
+
+const native = ({ name }: MuPath, path: string, operator: string, value: string): FamilyParameter => ({
+  name,
+  members: [path, operator],
+  value,
+});
+
+/** The type `hops` (relationship names from `type`) lead to; a name that is no relationship is a 400. */
+function pathTarget(hops: readonly string[], mapping: Mapping, type: ResourceType, fail: MuPath['fail']): ResourceType {
   let current = type;
   for (const hop of hops) {
     const relationship = current.relationships.get(hop);
@@ -65,36 +96,40 @@ export function muFilterParameter(
       );
     current = target;
   }
-  const prefix = hops.join('.');
-  const at = (field: string) => (prefix === '' ? field : `${prefix}.${field}`);
-  const ids = prefix === '' ? 'id' : prefix;
-  const modifier = /^:([a-z-]+):(.*)$/.exec(last);
-  if (!modifier) {
-    // mu still reads the deprecated [id] as [:id:].
-    if (last === 'id') return native(ids, 'eq', value);
-    const attribute = current.attributes.get(last);
-    if (attribute) {
-      // mu compares every value as lowercased text; a typed value (number, date) is compared as
-      // such here, for equality, since "contains" on its text has no typed meaning.
-      const text = comparisonOf(attribute).kind === 'text';
-      return native(at(last), text ? 'contains' : 'eq', single(value));
-    }
-    if (current.relationships.has(last))
-      throw fail(
-        `mu searches every property of the resources '${last}' points at; that is not translated here: filter by one of their attributes (filter[…][${last}][attribute]=…) or by id (filter[…][${last}][:id:]=…)`,
-      );
-    throw fail(`${current.name} has no attribute or relationship '${last}'; fields: ${fieldsOf(current)}`);
+  return current;
+}
+
+/** `[name]` without a modifier: mu's search on an attribute, or its deprecated `[id]`. */
+function plainField(path: MuPath, last: string): FamilyParameter {
+  const { target: current, fail, value } = path;
+  // mu still reads the deprecated [id] as [:id:].
+  if (last === 'id') return native(path, path.ids, 'eq', value);
+  const attribute = current.attributes.get(last);
+  if (attribute) {
+    // mu compares every value as lowercased text; a typed value (number, date) is compared as
+    // such here, for equality, since "contains" on its text has no typed meaning.
+    const text = comparisonOf(attribute).kind === 'text';
+    return native(path, path.at(last), text ? 'contains' : 'eq', single(value));
   }
-  const [, kind, field] = modifier as unknown as [string, string, string];
+  if (current.relationships.has(last))
+    throw fail(
+      `mu searches every property of the resources '${last}' points at; that is not translated here: filter by one of their attributes (filter[…][${last}][attribute]=…) or by id (filter[…][${last}][:id:]=…)`,
+    );
+  throw fail(`${current.name} has no attribute or relationship '${last}'; fields: ${fieldsOf(current)}`);
+}
+
+/** `[:kind:field]`: `:id:`, `:has:`/`:has-no:`, a comparison, or a 400 for the rest. */
+function modifiedField(path: MuPath, kind: string, field: string): FamilyParameter {
+  const { target: current, fail, value } = path;
   if (kind === 'id') {
     if (field !== '') throw fail(`':id:' takes no field name; write [:id:] after the relationship path`);
-    return native(ids, 'eq', value);
+    return native(path, path.ids, 'eq', value);
   }
   if (kind === 'has' || kind === 'has-no') {
     if (!current.attributes.has(field) && !current.relationships.has(field))
       throw fail(`${current.name} has no attribute or relationship '${field}'; fields: ${fieldsOf(current)}`);
     // mu ignores the value ("t", "true", "yes" alike).
-    return native(at(field), 'exists', kind === 'has' ? 'true' : 'false');
+    return native(path, path.at(field), 'exists', kind === 'has' ? 'true' : 'false');
   }
   const operator = COMPARISONS[kind];
   if (operator !== undefined) {
@@ -102,7 +137,7 @@ export function muFilterParameter(
       throw fail(
         `':${kind}:' compares an attribute; ${current.name} has no attribute '${field}'; attributes: ${list(current.attributes.keys())}`,
       );
-    return native(at(field), operator, single(value));
+    return native(path, path.at(field), operator, single(value));
   }
   if (kind === 'uri')
     throw fail(`mu's :uri: filters by IRI, which ids here do not reveal; filter by id with [:id:] instead`);

@@ -66,14 +66,13 @@ const LIST_HINT = String.raw`(several values are comma-separated; write \, for a
  * With `syntax` `mu-cl-resources`, each parameter is first read as mu-cl-resources' filter it may
  * be (`mu-filter.ts`), then parsed as the native filter it means.
  *
- * @example parseFilter(parseQuery('filter[concerns.notation]=0101').filter, mapping, tradeActivities, 20)
+ * @example parseFilter(parseQuery('filter[concerns.notation]=0101').filter, mapping, tradeActivities, { maxFilters: 20 })
  */
 export function parseFilter(
   parameters: readonly FamilyParameter[],
   mapping: Mapping,
   type: ResourceType,
-  maxFilters = Number.POSITIVE_INFINITY,
-  syntax: FilterSyntax = 'json-api',
+  { maxFilters = Number.POSITIVE_INFINITY, syntax = 'json-api' }: { maxFilters?: number; syntax?: FilterSyntax } = {},
 ): Filter[] {
   const over = parameters.length > maxFilters ? parameters[maxFilters] : undefined;
   if (over !== undefined)
@@ -86,38 +85,13 @@ export function parseFilter(
   return parameters.map((parameter) => parseOne(parameter, mapping, type));
 }
 
-function parseOne({ name, members, value }: FamilyParameter, mapping: Mapping, type: ResourceType): Filter {
+function parseOne(parameter: FamilyParameter, mapping: Mapping, type: ResourceType): Filter {
+  const { name, members, value } = parameter;
   // No literal holds it in practice, and Virtuoso answers an error for a query that has one.
   if (value.includes('\u0000'))
     throw badParameter(name, `The value of '${name}' holds the character U+0000, which no filter value may hold.`);
   if (members.length === 0) return search(name, value, type);
-  const [field, operatorName = 'eq'] = members;
-  if (members.length > 2 || field === '') {
-    throw badParameter(
-      name,
-      `'${name}' is not a filter; expected filter=text, filter[field]=value or filter[field][operator]=value.`,
-    );
-  }
-  const operator = FILTER_OPERATORS.find((o) => o === operatorName);
-  if (!operator)
-    throw badParameter(
-      name,
-      `Unknown filter operator '${operatorName}' in '${name}'; operators: ${FILTER_OPERATORS.join(', ')}.`,
-    );
-  const path = resolveFilterPath(mapping, type, field!);
-  if (typeof path === 'string') {
-    throw badParameter(
-      name,
-      `Cannot filter ${type.name} by '${field}': ${path}. Filterable: ${filterableFields(type).join(', ')}.`,
-    );
-  }
-  const allowed = operatorsFor(path);
-  if (!allowed.includes(operator)) {
-    throw badParameter(
-      name,
-      `The operator '${operator}' does not apply to '${field}' (${describe(path)}); it takes: ${allowed.join(', ')}.`,
-    );
-  }
+  const { field, operator, path } = operatorAndPath(parameter, mapping, type);
   if (operator === 'exists') {
     if (value !== 'true' && value !== 'false')
       throw badParameter(name, `'${name}' takes true or false; got '${value}'.`);
@@ -150,6 +124,42 @@ function parseOne({ name, members, value }: FamilyParameter, mapping: Mapping, t
     operator: operator as Exclude<FilterOperator, 'exists' | 'contains' | 'starts-with'>,
     values: typed,
   };
+}
+
+/** `filter[field][operator]`'s field, resolved from `type`, and an operator it takes; anything else is a 400. */
+function operatorAndPath(
+  { name, members }: FamilyParameter,
+  mapping: Mapping,
+  type: ResourceType,
+): { field: string; operator: FilterOperator; path: FilterPath } {
+  const [field, operatorName = 'eq'] = members;
+  if (members.length > 2 || field === '') {
+    throw badParameter(
+      name,
+      `'${name}' is not a filter; expected filter=text, filter[field]=value or filter[field][operator]=value.`,
+    );
+  }
+  const operator = FILTER_OPERATORS.find((o) => o === operatorName);
+  if (!operator)
+    throw badParameter(
+      name,
+      `Unknown filter operator '${operatorName}' in '${name}'; operators: ${FILTER_OPERATORS.join(', ')}.`,
+    );
+  const path = resolveFilterPath(mapping, type, field!);
+  if (typeof path === 'string') {
+    throw badParameter(
+      name,
+      `Cannot filter ${type.name} by '${field}': ${path}. Filterable: ${filterableFields(type).join(', ')}.`,
+    );
+  }
+  const allowed = operatorsFor(path);
+  if (!allowed.includes(operator)) {
+    throw badParameter(
+      name,
+      `The operator '${operator}' does not apply to '${field}' (${describe(path)}); it takes: ${allowed.join(', ')}.`,
+    );
+  }
+  return { field: field!, operator, path };
 }
 
 /**

@@ -20,14 +20,13 @@ export const DEFAULT_INCLUDE_DEPTH = 3;
  * concerns.broader-concepts` is one path, the same path twice is one). `planRequest` passes the
  * dataset's `RequestLimits.includePaths`; without one the count is not bounded.
  *
- * @example parseInclude('concerns.broader-concepts', mapping, tradeActivities, 3, 20) // [{ relationship: concerns, children: [{ relationship: broader-concepts, … }] }]
+ * @example parseInclude('concerns.broader-concepts', mapping, tradeActivities, { maxDepth: 3, maxPaths: 20 }) // [{ relationship: concerns, children: [{ relationship: broader-concepts, … }] }]
  */
 export function parseInclude(
   value: string,
   mapping: Mapping,
   type: ResourceType,
-  maxDepth: number,
-  maxPaths = Number.POSITIVE_INFINITY,
+  { maxDepth, maxPaths = Number.POSITIVE_INFINITY }: { maxDepth: number; maxPaths?: number },
 ): IncludeNode[] {
   type Mutable = { relationship: Relationship; type: ResourceType; children: Mutable[] };
   const roots: Mutable[] = [];

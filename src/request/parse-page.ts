@@ -51,7 +51,7 @@ const OFFSET_FORM = ['offset', 'limit'];
 
 /**
  * Reads the `page` family. Without cursors it is offset pagination, page 0 of the default size,
- * unless the client asked for the cursor pagination profile (`cursorProfile`): then it is the
+ * unless the client asked for the cursor pagination profile (`{ cursorProfile: true }`): then it is the
  * first cursor page. A range (`page[after]` and `page[before]`) defaults to the maximum size, as
  * the profile says. `page[offset]`/`page[limit]` are offset pagination only: mixed with
  * `page[number]`/`page[size]`, with a cursor, or with the profile, they are a 400.
@@ -62,11 +62,11 @@ const OFFSET_FORM = ['offset', 'limit'];
 export function parsePage(
   parameters: readonly FamilyParameter[],
   limits: PageLimits,
-  cursorProfile = false,
+  { cursorProfile = false }: { cursorProfile?: boolean } = {},
 ): PageRequest {
   const raw = new Map(parameters.map((p) => [p.members[0]!, p.value]));
   const offsetForm = parameters.filter((p) => OFFSET_FORM.includes(p.members[0]!));
-  if (offsetForm.length > 0) return offsetFormPage(parameters, raw, offsetForm, limits, cursorProfile);
+  if (offsetForm.length > 0) return offsetFormPage(parameters, raw, offsetForm, { limits, cursorProfile });
   const sizeValue = raw.get('size');
   const range = raw.has('after') && raw.has('before');
   const size = pageSize('page[size]', sizeValue, range ? limits.maxSize : limits.defaultSize, limits);
@@ -103,8 +103,7 @@ function offsetFormPage(
   parameters: readonly FamilyParameter[],
   raw: ReadonlyMap<string, string>,
   offsetForm: readonly FamilyParameter[],
-  limits: PageLimits,
-  cursorProfile: boolean,
+  { limits, cursorProfile }: { limits: PageLimits; cursorProfile: boolean },
 ): PageRequest {
   const given = offsetForm.map((p) => p.name).join(' and ');
   const numberForm = parameters.find((p) => NUMBER_FORM.includes(p.members[0]!));

@@ -12,14 +12,13 @@ import { resolveSortField, sortableFields } from '../mapping/resolve-path.js';
  * query carries them (Virtuoso 7.2 answered `sort=id,country.name` with a member twice and
  * another never, by offset and by cursor alike).
  *
- * @example parseSort('-financial-year,origin.country.name', mapping, tradeActivities, 10)
+ * @example parseSort('-financial-year,origin.country.name', mapping, tradeActivities, { maxFields: 10 })
  */
 export function parseSort(
   value: string,
   mapping: Mapping,
   type: ResourceType,
-  maxFields = Number.POSITIVE_INFINITY,
-  parameter = 'sort',
+  { maxFields = Number.POSITIVE_INFINITY, parameter = 'sort' }: { maxFields?: number; parameter?: string } = {},
 ): SortKey[] {
   const fields = value.split(',');
   if (fields.length > maxFields)
@@ -29,7 +28,7 @@ export function parseSort(
     if (raw === '' || raw === '-') {
       throw badParameter(
         parameter,
-        `The sort field list has an empty field ('${value}'); expected comma-separated fields such as -financial-year,id.`,
+        `The sort field list has an empty field ('${value}'); expected comma-separated fields such as ${sortExample(type)}.`,
       );
     }
     const key = resolveSortField(mapping, type, raw);
@@ -51,4 +50,10 @@ export function parseSort(
   });
   const id = keys.findIndex((key) => key.path.end === 'id');
   return id === -1 ? keys : keys.slice(0, id + 1);
+}
+
+/** A sort value of the type's own fields, for messages: `-year,id` (its default sort's field or its first attribute), or `id`. */
+function sortExample(type: ResourceType): string {
+  const field = type.defaultSort[0]?.field ?? [...type.attributes.keys()][0];
+  return field === undefined || field === 'id' ? 'id' : `-${field},id`;
 }

@@ -44,73 +44,89 @@ export function inferMapping(facts: Introspection, declared: Readonly<Record<str
     types.set(c.iri, { name: typeBook.claim([name, `${qualifier(c.iri)}-${name}`], 'resources'), members: c.members });
   }
   const typeOf = (iri: string) => types.get(iri);
-
   // Forward fields first: the inverse relationships mirror them.
-  const forward = new Map<string, { fields: FieldProposal[]; notes: string[]; shaped: boolean }>();
-  for (const c of classes) {
-    const ctx: FieldContext = { sampled: c.sampled, typeOf, short };
-    const stats = new Map(
-      c.predicates.filter((p) => !(c.id.kind === 'predicate' && p.iri === c.id.predicate)).map((p) => [p.iri, p]),
-    );
-    const shape = facts.shapes.find((s) => s.classIri === c.iri);
-    if (shape) {
-      const { fields, unshaped } = shapeFields(shape, stats, c.incoming, ctx);
-      const notes = unshaped.length
-        ? [`the data also uses ${unshaped.map(short).join(', ')}, which the shape does not describe`]
-        : [];
-      forward.set(c.iri, { fields, notes, shaped: true });
+  const forward = new Map(classes.map((c) => [c.iri, forwardFields(c, facts, { sampled: c.sampled, typeOf, short })]));
+  const context: TypeContext = { forward, typeOf, short, qualifier };
+  return { prefixes, types: classes.map((c) => scaffoldType(c, context)), notes: facts.notes };
+}
+
+/** A class's fields before they have names, from its SHACL shape when it has one, else from the data. */
+interface ForwardFields {
+  readonly fields: FieldProposal[];
+  readonly notes: string[];
+  readonly shaped: boolean;
+}
+
+/** What naming a type's fields needs from the whole scaffold. */
+interface TypeContext {
+  readonly forward: ReadonlyMap<string, ForwardFields>;
+  readonly typeOf: FieldContext['typeOf'];
+  readonly short: (iri: string) => string;
+  /** The prefix name of an IRI as the mapping writes it (`skos`), or `''`. */
+  readonly qualifier: (iri: string) => string;
+}
+
+function forwardFields(c: ClassStats, facts: Introspection, ctx: FieldContext): ForwardFields {
+  const stats = new Map(
+    c.predicates.filter((p) => !(c.id.kind === 'predicate' && p.iri === c.id.predicate)).map((p) => [p.iri, p]),
+  );
+  const shape = facts.shapes.find((s) => s.classIri === c.iri);
+  if (!shape)
+    return { fields: [...stats.values()].sort(byUse).map((p) => inferField(p, ctx)), notes: [], shaped: false };
+  const { fields, unshaped } = shapeFields(shape, stats, c.incoming, ctx);
+  const notes = unshaped.length
+    ? [`the data also uses ${unshaped.map(ctx.short).join(', ')}, which the shape does not describe`]
+    : [];
+  return { fields, notes, shaped: true };
+}
+
+/** One type of the scaffold: its fields named (distinct, never `id` or `type`), its inverses, default sort and comment. */
+function scaffoldType(c: ClassStats, context: TypeContext): ScaffoldType {
+  const { short, qualifier } = context;
+  const { fields, notes, shaped } = context.forward.get(c.iri)!;
+  const self = context.typeOf(c.iri)!;
+  const book = new NameBook(RESERVED_FIELDS);
+  const attributes: ScaffoldAttribute[] = [];
+  const relationships: ScaffoldRelationship[] = [];
+  const skipped: string[] = [];
+  for (const f of fields) {
+    const local = kebab(localName(f.predicate));
+    // hasOrigin reads as origin: the field is the thing, not the having.
+    const plain = local.replace(/^has-(?=.)/, '');
+    const candidates = [...(f.name ? [f.name] : []), plain, local, `${qualifier(f.predicate)}-${local}`];
+    if (f.kind === 'skip') skipped.push(`${short(f.predicate)} (${f.note})`);
+    else if (f.kind === 'attribute') {
+      const { kind: _, name: __, ...rest } = f;
+      attributes.push({ ...rest, name: book.claim(candidates, 'value') });
     } else {
-      const fields = [...stats.values()].sort(byUse).map((p) => inferField(p, ctx));
-      forward.set(c.iri, { fields, notes: [], shaped: false });
+      const { kind: _, name: __, ...rest } = f;
+      relationships.push({ ...rest, inverse: f.inverse ?? false, name: book.claim(candidates, 'related') });
     }
   }
+  if (!shaped) relationships.push(...inverses(c, context, { book, self: self.name }));
+  const label = defaultLabel(attributes);
+  const source = shaped ? 'fields from its SHACL shape' : 'fields from the data';
+  return {
+    name: self.name,
+    classIri: c.iri,
+    members: c.members,
+    id: c.id.kind === 'predicate' ? { ...c.id, why: c.id.why.replace(c.id.predicate, short(c.id.predicate)) } : c.id,
+    ...(label && { defaultSort: [label.name] }),
+    attributes,
+    relationships,
+    note: [
+      `${short(c.iri)}: ${c.members} members${c.sampled < c.members ? ` (statistics from ${c.sampled} of them)` : ''}; ${source}`,
+      `id: ${c.id.why}`,
+      ...notes,
+      ...(skipped.length ? [`left out: ${skipped.join('; ')}`] : []),
+    ].join('\n'),
+  };
+}
 
-  const scaffolded: ScaffoldType[] = classes.map((c) => {
-    const { fields, notes, shaped } = forward.get(c.iri)!;
-    const self = typeOf(c.iri)!;
-    const book = new NameBook(RESERVED_FIELDS);
-    const attributes: ScaffoldAttribute[] = [];
-    const relationships: ScaffoldRelationship[] = [];
-    const skipped: string[] = [];
-    for (const f of fields) {
-      const local = kebab(localName(f.predicate));
-      // hasOrigin reads as origin: the field is the thing, not the having.
-      const plain = local.replace(/^has-(?=.)/, '');
-      const candidates = [...(f.name ? [f.name] : []), plain, local, `${qualifier(f.predicate)}-${local}`];
-      if (f.kind === 'skip') skipped.push(`${short(f.predicate)} (${f.note})`);
-      else if (f.kind === 'attribute') {
-        const { kind: _, name: __, ...rest } = f;
-        attributes.push({ ...rest, name: book.claim(candidates, 'value') });
-      } else {
-        const { kind: _, name: __, ...rest } = f;
-        relationships.push({ ...rest, inverse: f.inverse ?? false, name: book.claim(candidates, 'related') });
-      }
-    }
-    if (!shaped) relationships.push(...inverses(c, forward, typeOf, short, book, self.name));
-    const label = attributes
-      .filter((a) => !a.many && a.language !== '*' && LABELS.includes(localName(a.predicate).toLowerCase()))
-      .sort(
-        (a, b) =>
-          LABELS.indexOf(localName(a.predicate).toLowerCase()) - LABELS.indexOf(localName(b.predicate).toLowerCase()),
-      )[0];
-    const source = shaped ? 'fields from its SHACL shape' : 'fields from the data';
-    return {
-      name: self.name,
-      classIri: c.iri,
-      members: c.members,
-      id: c.id.kind === 'predicate' ? { ...c.id, why: c.id.why.replace(c.id.predicate, short(c.id.predicate)) } : c.id,
-      ...(label && { defaultSort: [label.name] }),
-      attributes,
-      relationships,
-      note: [
-        `${short(c.iri)}: ${c.members} members${c.sampled < c.members ? ` (statistics from ${c.sampled} of them)` : ''}; ${source}`,
-        `id: ${c.id.why}`,
-        ...notes,
-        ...(skipped.length ? [`left out: ${skipped.join('; ')}`] : []),
-      ].join('\n'),
-    };
-  });
-  return { prefixes, types: scaffolded, notes: facts.notes };
+/** The label-like attribute (one value, one language) that becomes the default sort, best of {@link LABELS} first. */
+function defaultLabel(attributes: readonly ScaffoldAttribute[]): ScaffoldAttribute | undefined {
+  const rank = (a: ScaffoldAttribute) => LABELS.indexOf(localName(a.predicate).toLowerCase());
+  return attributes.filter((a) => !a.many && a.language !== '*' && rank(a) >= 0).sort((a, b) => rank(a) - rank(b))[0];
 }
 
 /** Most used first, then by IRI: the order fields are named in, so common predicates get the plain names. */
@@ -124,11 +140,8 @@ const byUse = (a: PredicateStats, b: PredicateStats) => b.members - a.members ||
  */
 function inverses(
   c: ClassStats,
-  forward: ReadonlyMap<string, { fields: readonly FieldProposal[] }>,
-  typeOf: (iri: string) => { readonly name: string } | undefined,
-  short: (iri: string) => string,
-  book: NameBook,
-  self: string,
+  { forward, typeOf, short }: TypeContext,
+  { book, self }: { readonly book: NameBook; readonly self: string },
 ): ScaffoldRelationship[] {
   const found: ScaffoldRelationship[] = [];
   const incoming = [...c.incoming].sort((a, b) => b.members - a.members || a.predicate.localeCompare(b.predicate));

@@ -1,9 +1,9 @@
-import type { Term } from '@rdfjs/types';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
 import { SH } from '../rdf/vocabulary.js';
 import type { Row, Store } from '../store/store.js';
+import { count, incomingStats, predicateStats } from './class-stats.js';
 import { type IdProposal, proposeId, WHOLE_IRI_HEX } from './id-strategy.js';
-import type { ClassStats, Introspection, PredicateStats, Spread } from './model.js';
+import type { ClassStats, Introspection, PredicateStats } from './model.js';
 import { localName } from './names.js';
 import {
   classesQuery,
@@ -15,6 +15,7 @@ import {
   outlierQuery,
   predicatesQuery,
   shapesQuery,
+  untypedObjectsQuery,
   valuesQuery,
 } from './queries.js';
 import { shapesFromRows } from './shacl.js';
@@ -60,63 +61,42 @@ export async function introspect(store: Store, options: IntrospectOptions = {}):
       continue;
     }
     if (!isSafeAbsoluteIri(iri) || members === 0) continue;
-    classes.push(await describeClass(ask, iri, members, size));
+    classes.push(await describeClass({ ask, iri, size }, members));
   }
   return { classes, shapes, notes };
 }
 
 type Ask = (query: string) => Promise<Row[]>;
 
-async function describeClass(ask: Ask, iri: string, members: number, size: number): Promise<ClassStats> {
-  // Independent queries, asked together: five at most, within any store's heavy lane and queue.
-  const [memberRows, predicateRows, literalRows, objectRows, incomingRows] = await Promise.all([
-    ask(membersQuery(iri, size)),
-    ask(predicatesQuery(iri, size, ROW_LIMIT)),
-    ask(literalsQuery(iri, size, ROW_LIMIT)),
-    ask(objectClassesQuery(iri, size, ROW_LIMIT)),
-    ask(incomingQuery(iri, size, ROW_LIMIT)),
+/** What the per-class queries are asked with: the class, its sample's size, and how to ask. */
+interface ClassQuery {
+  readonly ask: Ask;
+  readonly iri: string;
+  readonly size: number;
+}
+
+async function describeClass(q: ClassQuery, members: number): Promise<ClassStats> {
+  const { ask, iri, size } = q;
+  // The sample first, then independent queries about it, asked together: five at most, within any store's heavy lane and queue.
+  const sampleIris = (await ask(membersQuery(iri, size))).flatMap((r) =>
+    r.s && isSafeAbsoluteIri(r.s.value) ? [r.s.value] : [],
+  );
+  const [predicateRows, literalRows, objectRows, untypedRows, incomingRows] = await Promise.all([
+    ask(predicatesQuery(sampleIris, ROW_LIMIT)),
+    ask(literalsQuery(sampleIris, ROW_LIMIT)),
+    ask(objectClassesQuery(sampleIris, ROW_LIMIT)),
+    ask(untypedObjectsQuery(sampleIris, ROW_LIMIT)),
+    ask(incomingQuery(sampleIris, ROW_LIMIT)),
   ]);
-  const sampleIris = memberRows.flatMap((r) => (r.s ? [r.s.value] : []));
-  const literalsOf = byPredicate(literalRows);
-  const objectsOf = byPredicate(objectRows);
-  const predicates = predicateRows
-    .filter((r) => r.p && isSafeAbsoluteIri(r.p.value))
-    .map((r): PredicateStats => {
-      const p = r.p!.value;
-      const datatypes: Record<string, Spread> = {};
-      const languages: Record<string, Spread> = {};
-      for (const l of literalsOf.get(p) ?? []) {
-        const tag = (l.language?.value ?? '').toLowerCase();
-        const spread = { members: count(l.members), max: count(l.max) };
-        if (tag !== '') languages[tag] = merge(languages[tag], spread);
-        else if (l.datatype) datatypes[l.datatype.value] = merge(datatypes[l.datatype.value], spread);
-      }
-      const objectClasses: Record<string, number> = {};
-      for (const o of objectsOf.get(p) ?? [])
-        objectClasses[o.class?.value ?? ''] = (objectClasses[o.class?.value ?? ''] ?? 0) + count(o.values);
-      return {
-        iri: p,
-        members: count(r.members),
-        max: count(r.max),
-        literals: count(r.literals),
-        iris: count(r.iris),
-        blanks: count(r.blanks),
-        datatypes,
-        languages,
-        objectClasses,
-      };
-    });
-  const incoming = incomingRows
-    .filter((r) => r.p && r.class && isSafeAbsoluteIri(r.p.value) && isSafeAbsoluteIri(r.class.value))
-    .map((r) => ({ predicate: r.p!.value, fromClass: r.class!.value, members: count(r.members), max: count(r.max) }));
+  const predicates = predicateStats({ predicateRows, literalRows, objectRows, untypedRows });
   const sampled = sampleIris.length;
   return {
     iri,
     members,
     sampled,
-    id: await checkedId(ask, iri, sampleIris, await uuidSample(ask, iri, predicates, sampled, size)),
+    id: await checkedId(ask, iri, sampleIris, await uuidSample(q, predicates, sampleIris)),
     predicates,
-    incoming,
+    incoming: incomingStats(incomingRows),
   };
 }
 
@@ -125,18 +105,19 @@ async function describeClass(ask: Ask, iri: string, members: number, size: numbe
  * member), when the class has one; `mu:uuid` itself first.
  */
 async function uuidSample(
-  ask: Ask,
-  classIri: string,
+  q: ClassQuery,
   predicates: readonly PredicateStats[],
-  sampled: number,
-  size: number,
+  sample: readonly string[],
 ): Promise<{ predicate: string; values: string[] } | undefined> {
   const candidates = predicates
-    .filter((p) => /^uuid$/i.test(localName(p.iri)) && p.members === sampled && p.max === 1 && p.literals === sampled)
+    .filter(
+      (p) =>
+        /^uuid$/i.test(localName(p.iri)) && p.members === sample.length && p.max === 1 && p.literals === sample.length,
+    )
     .sort((a, b) => Number(b.iri.startsWith('http://mu.semte.ch/')) - Number(a.iri.startsWith('http://mu.semte.ch/')));
   const predicate = candidates[0]?.iri;
   if (predicate === undefined) return undefined;
-  const values = (await ask(valuesQuery(classIri, predicate, size))).flatMap((r) => (r.v ? [r.v.value] : []));
+  const values = (await q.ask(valuesQuery(sample, predicate))).flatMap((r) => (r.v ? [r.v.value] : []));
   return { predicate, values };
 }
 
@@ -156,32 +137,9 @@ async function checkedId(
     const proposal = proposeId(iris);
     const base = proposal.kind === 'template' ? proposal.prefix : proposal.base;
     if (base === '') return proposal;
-    const [outlier] = await ask(outlierQuery(classIri, base, proposal.kind === 'template'));
+    const [outlier] = await ask(outlierQuery(classIri, base, { hex: proposal.kind === 'template' }));
     if (!outlier?.s) return proposal;
     iris.push(outlier.s.value);
   }
   return WHOLE_IRI_HEX;
-}
-
-/** Rows grouped by their `?p`, in order: one pass, so that each predicate finds its rows at once. */
-function byPredicate(rows: readonly Row[]): Map<string, Row[]> {
-  const groups = new Map<string, Row[]>();
-  for (const row of rows) {
-    const p = row.p?.value;
-    if (p === undefined) continue;
-    const group = groups.get(p);
-    if (group) group.push(row);
-    else groups.set(p, [row]);
-  }
-  return groups;
-}
-
-function merge(a: Spread | undefined, b: Spread): Spread {
-  return a === undefined ? b : { members: a.members + b.members, max: Math.max(a.max, b.max) };
-}
-
-/** A count the store answered; 0 when it is missing or not a number. */
-function count(term: Term | undefined): number {
-  const n = Number(term?.value);
-  return Number.isFinite(n) ? n : 0;
 }

@@ -81,7 +81,7 @@ function mappingDocument(scaffold: ScaffoldMapping, source: ScaffoldSource): Doc
   for (const [index, t] of scaffold.types.entries()) {
     const pair = pairOf(typesNode, t.name);
     if (!pair) continue;
-    commentKey(pair, t.note, index > 0);
+    commentKey(pair, t.note, { spaced: index > 0 });
     const typeNode = pair.value;
     if (!isMap(typeNode)) continue;
     flow(typeNode.get('id', true));
@@ -139,7 +139,7 @@ function pairOf(map: YAMLMap, key: string): Pair | undefined {
 }
 
 /** A comment above a key (and a blank line before it when `spaced`). */
-function commentKey(pair: Pair, text: string, spaced: boolean): void {
+function commentKey(pair: Pair, text: string, { spaced }: { readonly spaced: boolean }): void {
   if (!isScalar(pair.key)) return;
   pair.key.commentBefore = text
     .split('\n')

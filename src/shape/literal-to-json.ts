@@ -99,17 +99,26 @@ function plainDecimal(lexical: string): { negative: boolean; whole: string; frac
 }
 
 /**
- * Orders values the way the store's MIN/MAX do for sorting (`sparql/comparable.ts`): with
- * `numbers` (an attribute with a numeric datatype) by the number each lexical form reads as, a
- * value that is no number last; otherwise by code point (UTF-8 byte order; JavaScript's `<`
+ * Orders values the way the store's MIN/MAX do for sorting (`sparql/comparable.ts`), for an
+ * attribute without a numeric datatype: by code point (UTF-8 byte order; JavaScript's `<`
  * compares UTF-16 code units, which differs past U+FFFF).
+ *
+ * @example [b, a].sort(compareTerms)
  */
-export function compareTerms(a: Term, b: Term, numbers = false): number {
-  if (numbers) {
-    const [x, y] = [Number(a.value.trim() || Number.NaN), Number(b.value.trim() || Number.NaN)];
-    if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
-    if (x !== y) return x < y ? -1 : 1;
-  }
+export function compareTerms(a: Term, b: Term): number {
+  return codePointCompare(a.value, b.value);
+}
+
+/**
+ * {@link compareTerms} for an attribute with a numeric datatype: by the number each lexical form
+ * reads as, a value that is no number last; equal numbers by code point.
+ *
+ * @example [ten, nine].sort(compareNumericTerms) // nine, ten
+ */
+export function compareNumericTerms(a: Term, b: Term): number {
+  const [x, y] = [Number(a.value.trim() || Number.NaN), Number(b.value.trim() || Number.NaN)];
+  if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
+  if (x !== y) return x < y ? -1 : 1;
   return codePointCompare(a.value, b.value);
 }
 

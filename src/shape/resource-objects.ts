@@ -2,7 +2,7 @@ import type { Term } from '@rdfjs/types';
 import { EVERY_LANGUAGE, languageTiers, tierOf, UNTAGGED_KEY } from '../mapping/language.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
 import { valueOrder } from '../request/filter-values.js';
-import { compareTerms, type JsonValue, literalToJson } from './literal-to-json.js';
+import { compareNumericTerms, compareTerms, type JsonValue, literalToJson } from './literal-to-json.js';
 
 /** A resource identifier object: what relationship data and linkage documents hold. */
 export type Linkage = { type: string; id: string; meta?: Record<string, unknown> };
@@ -41,20 +41,20 @@ export interface Member {
 }
 
 /**
- * Builds a resource object; `linkBase` prefixes every link (`''` gives the spec's type-rooted
+ * Builds a resource object; `view.linkBase` prefixes every link (`''` gives the spec's type-rooted
  * paths). `view.fields` keeps only those attributes and relationships; `attributes` and
  * `relationships` are left out when they would be empty. Relationships carry `links`, and `data`
  * when `view.linkage` has their linkage.
  *
- * @example resourceObject(concepts, { iri, id: '0101' }, values, '', { fields: new Set(['label']) })
+ * @example resourceObject(concepts, { iri, id: '0101' }, values, { linkBase: '', fields: new Set(['label']) })
  */
 export function resourceObject(
   type: ResourceType,
   member: Member,
   values: Map<string, Term[]> | undefined,
-  linkBase: string,
-  view: ResourceView = {},
+  view: ResourceView & { readonly linkBase: string },
 ): ResourceObject {
+  const { linkBase } = view;
   const self = `${linkBase}/${type.name}/${encodeURIComponent(member.id)}`;
   const shown = (name: string) => view.fields === undefined || view.fields.has(name);
   const attributes: NonNullable<ResourceObject['attributes']> = {};
@@ -114,8 +114,7 @@ export function shownValues(attribute: Attribute, values: Term[]): Term[] {
 }
 
 function pick(attribute: Attribute, values: Term[]): JsonValue | JsonValue[] {
-  const numbers = valueOrder(attribute) === 'number';
-  const sorted = [...values].sort((a, b) => compareTerms(a, b, numbers));
+  const sorted = [...values].sort(valueOrder(attribute) === 'number' ? compareNumericTerms : compareTerms);
   if (attribute.many) return sorted.map((term) => literalToJson(term, attribute.datatype));
   return sorted[0] === undefined ? null : literalToJson(sorted[0], attribute.datatype);
 }

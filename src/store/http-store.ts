@@ -78,17 +78,9 @@ export interface HttpStore extends Store {
  */
 export function createHttpStore(options: HttpStoreOptions): HttpStore {
   const { graph, logger } = options;
-  // A user:password@ in the URL is taken as the credentials (as the loader does): fetch refuses
-  // such a URL, and its error would print the password.
-  const given = new URL(options.endpointUrl);
-  const credentials = given.username !== '' || given.password !== '';
-  const user = options.user ?? (credentials ? decodeURIComponent(given.username) : undefined);
-  const password = options.password ?? (credentials ? decodeURIComponent(given.password) : undefined);
-  given.username = given.password = '';
-  const endpointUrl = credentials ? given.href : options.endpointUrl;
+  const { endpointUrl, user, password } = credentialsOf(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const limits = laneLimits(HTTP_QUERIES, options.queries);
-  const gate = new LaneGate(limits);
   const target = new URL(endpointUrl);
   const connections = httpConnections(limits);
   const pool = new Pool(target.origin, {
@@ -98,71 +90,25 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
   });
   // For messages and logs: never show credentials someone put in the URL.
   const where = endpointDescription(endpointUrl, graph);
-  const largeAnswers = new LargeAnswers(isLoopback(target));
-  let closed = false;
-
-  // sparql-http-client builds the protocol request (GET, or a POSTed form past a few KB;
-  // default-graph-uri; Basic auth), which is sent on the pool with undici's request() (sendOnPool):
-  // a third of the CPU of undici's fetch per query (its WHATWG Request, Response and streams),
-  // which a single-resource request pays once per query.
-  const requestFor = protocolRequests({
-    endpointUrl,
-    ...(graph !== undefined && { graph }),
-    ...(user !== undefined && password !== undefined && { user, password }),
-  });
-
-  /** The request and its answer's body, read whole: the connection is the lane's until then. */
-  const exchange = async (query: string, signal: AbortSignal, label: string | undefined): Promise<Row[]> => {
-    const onRetry = (error: unknown) =>
-      logger?.debug({ err: error }, `retrying SPARQL request to ${where} after a closed connection`);
-    const ownConnection = largeAnswers.ownConnection(label);
-    const request = await requestFor(query);
-    const response = await retryStaleSocket(() => sendOnPool(pool, request, signal, ownConnection), {
-      signal,
-      onRetry,
-    });
-    // Virtuoso answers 200 with the first ResultSetMaxRows rows and this header: never serve that as complete.
-    // (It also sends it when a query's own LIMIT reaches the cap and exactly that many rows come back.)
-    const maxRows = response.headers['x-sparql-maxrows'];
-    if (maxRows !== undefined) {
-      await response.body.dump().catch(() => undefined);
-      throw new StoreError('truncated', `${where} cut the result at its limit of ${maxRows} rows (X-SPARQL-MaxRows)`, {
-        limit: Number(maxRows),
-      });
-    }
-    const body = await response.body.text();
-    largeAnswers.answered(label, body.length);
-    if (response.statusCode < 200 || response.statusCode > 299) {
-      throw new StoreError('query', `${where} answered HTTP ${response.statusCode}: ${body.slice(0, 300).trim()}`);
-    }
-    try {
-      return parseSelectResults(body);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new StoreError('unexpected', `${where} answered with ${message}: ${body.slice(0, 300).trim()}`, {
-        cause: error,
-      });
-    }
+  const endpoint: Endpoint = {
+    pool,
+    gate: new LaneGate(limits),
+    where,
+    timeoutMs,
+    logger,
+    largeAnswers: new LargeAnswers({ loopback: isLoopback(target) }),
+    // sparql-http-client builds the protocol request (GET, or a POSTed form past a few KB;
+    // default-graph-uri; Basic auth), which is sent on the pool with undici's request() (sendOnPool):
+    // a third of the CPU of undici's fetch per query (its WHATWG Request, Response and streams),
+    // which a single-resource request pays once per query.
+    requestFor: protocolRequests({
+      endpointUrl,
+      ...(graph !== undefined && { graph }),
+      ...(user !== undefined && password !== undefined && { user, password }),
+    }),
+    closed: false,
   };
-
-  const select = async (query: string, { signal: callerSignal, lane = 'heavy', label }: SelectOptions = {}) => {
-    if (closed) throw new StoreError('unavailable', `the store for ${where} is closed`);
-    callerSignal?.throwIfAborted();
-    const stop = deadlineSignal(timeoutMs, callerSignal);
-    try {
-      return await gate.run(lane, stop.signal, () => exchange(query, stop.signal, label));
-    } catch (error) {
-      callerSignal?.throwIfAborted();
-      if (error instanceof StoreError) throw error;
-      if (stop.expired())
-        throw new StoreError('timeout', `no answer from ${where} within ${timeoutMs} ms`, { cause: error });
-      if (closed) throw new StoreError('unavailable', `the store for ${where} is closed`, { cause: error });
-      // Everything else is a failure with no HTTP answer: refused, reset, DNS, TLS, a closed pool.
-      throw new StoreError('unavailable', `cannot reach ${where}: ${describe(error)}`, { cause: error });
-    } finally {
-      stop.dispose();
-    }
-  };
+  const select = (query: string, selectOptions: SelectOptions = {}) => admitted(endpoint, query, selectOptions);
 
   return {
     description: `sparql ${where}`,
@@ -176,12 +122,102 @@ export function createHttpStore(options: HttpStoreOptions): HttpStore {
       await select('SELECT * WHERE {} LIMIT 1', { lane, ...(signal && { signal }) });
     },
     async close(): Promise<void> {
-      if (closed) return;
-      closed = true;
-      gate.close(new StoreError('unavailable', `the store for ${where} is closed`));
+      if (endpoint.closed) return;
+      endpoint.closed = true;
+      endpoint.gate.close(new StoreError('unavailable', `the store for ${where} is closed`));
       await pool.destroy();
     },
   };
+}
+
+/**
+ * The endpoint URL without credentials, and the credentials: a user:password@ in the URL is taken
+ * as them (as the loader does), since fetch refuses such a URL and its error would print the password.
+ */
+function credentialsOf(options: HttpStoreOptions): { endpointUrl: string; user?: string; password?: string } {
+  const given = new URL(options.endpointUrl);
+  const credentials = given.username !== '' || given.password !== '';
+  const user = options.user ?? (credentials ? decodeURIComponent(given.username) : undefined);
+  const password = options.password ?? (credentials ? decodeURIComponent(given.password) : undefined);
+  given.username = given.password = '';
+  return { endpointUrl: credentials ? given.href : options.endpointUrl, user, password };
+}
+
+/** What one HTTP store's queries share. */
+interface Endpoint {
+  readonly pool: Pool;
+  readonly gate: LaneGate;
+  /** The endpoint (and graph) as messages show it, without credentials. */
+  readonly where: string;
+  readonly timeoutMs: number;
+  readonly logger: Logger | undefined;
+  readonly largeAnswers: LargeAnswers;
+  readonly requestFor: (query: string) => Promise<ProtocolRequest>;
+  closed: boolean;
+}
+
+/** A query admitted by its lane and bounded by `timeoutMs` and the caller's signal; failures become StoreErrors. */
+async function admitted(
+  endpoint: Endpoint,
+  query: string,
+  { signal: callerSignal, lane = 'heavy', label }: SelectOptions,
+): Promise<Row[]> {
+  const { where, timeoutMs } = endpoint;
+  if (endpoint.closed) throw new StoreError('unavailable', `the store for ${where} is closed`);
+  callerSignal?.throwIfAborted();
+  const stop = deadlineSignal(timeoutMs, callerSignal);
+  try {
+    return await endpoint.gate.run(lane, stop.signal, () => exchange(endpoint, query, { signal: stop.signal, label }));
+  } catch (error) {
+    callerSignal?.throwIfAborted();
+    if (error instanceof StoreError) throw error;
+    if (stop.expired())
+      throw new StoreError('timeout', `no answer from ${where} within ${timeoutMs} ms`, { cause: error });
+    if (endpoint.closed) throw new StoreError('unavailable', `the store for ${where} is closed`, { cause: error });
+    // Everything else is a failure with no HTTP answer: refused, reset, DNS, TLS, a closed pool.
+    throw new StoreError('unavailable', `cannot reach ${where}: ${describe(error)}`, { cause: error });
+  } finally {
+    stop.dispose();
+  }
+}
+
+/** The request and its answer's body, read whole: the connection is the lane's until then. */
+async function exchange(
+  endpoint: Endpoint,
+  query: string,
+  { signal, label }: { signal: AbortSignal; label: string | undefined },
+): Promise<Row[]> {
+  const { where, largeAnswers } = endpoint;
+  const onRetry = (error: unknown) =>
+    endpoint.logger?.debug({ err: error }, `retrying SPARQL request to ${where} after a closed connection`);
+  const ownConnection = largeAnswers.ownConnection(label);
+  const request = await endpoint.requestFor(query);
+  const response = await retryStaleSocket(() => sendOnPool(endpoint.pool, request, { signal, ownConnection }), {
+    signal,
+    onRetry,
+  });
+  // Virtuoso answers 200 with the first ResultSetMaxRows rows and this header: never serve that as complete.
+  // (It also sends it when a query's own LIMIT reaches the cap and exactly that many rows come back.)
+  const maxRows = response.headers['x-sparql-maxrows'];
+  if (maxRows !== undefined) {
+    await response.body.dump().catch(() => undefined);
+    throw new StoreError('truncated', `${where} cut the result at its limit of ${maxRows} rows (X-SPARQL-MaxRows)`, {
+      limit: Number(maxRows),
+    });
+  }
+  const body = await response.body.text();
+  largeAnswers.answered(label, body.length);
+  if (response.statusCode < 200 || response.statusCode > 299) {
+    throw new StoreError('query', `${where} answered HTTP ${response.statusCode}: ${body.slice(0, 300).trim()}`);
+  }
+  try {
+    return parseSelectResults(body);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new StoreError('unexpected', `${where} answered with ${message}: ${body.slice(0, 300).trim()}`, {
+      cause: error,
+    });
+  }
 }
 
 /** An answer of undici's request(): status, headers (lower-case names) and the body to read. */
@@ -195,8 +231,7 @@ type Answer = Dispatcher.ResponseData;
 function sendOnPool(
   pool: Pool,
   request: ProtocolRequest,
-  signal: AbortSignal,
-  ownConnection: boolean,
+  { signal, ownConnection }: { signal: AbortSignal; ownConnection: boolean },
 ): Promise<Answer> {
   return pool.request({
     path: request.path,

@@ -27,7 +27,7 @@ export function isLoopback(url: URL): boolean {
  * A kind that answers small again goes back to the kept connections.
  *
  * @example
- * const rule = new LargeAnswers(isLoopback(new URL('http://127.0.0.1:8890/sparql')));
+ * const rule = new LargeAnswers({ loopback: isLoopback(new URL('http://127.0.0.1:8890/sparql')) });
  * rule.answered('include-1', 52_847);
  * rule.ownConnection('include-1'); // true
  */
@@ -35,7 +35,12 @@ export class LargeAnswers {
   /** Kinds whose last answer was large. Labels are a handful of fixed names: no bound needed. */
   private readonly large = new Set<string>();
 
-  constructor(private readonly enabled: boolean) {}
+  private readonly enabled: boolean;
+
+  /** `loopback`: whether the endpoint is on this machine's loopback, the only place the rule applies. */
+  constructor({ loopback }: { loopback: boolean }) {
+    this.enabled = loopback;
+  }
 
   /** Whether a query of this kind should go on a connection of its own. */
   ownConnection(label: string | undefined): boolean {

@@ -25,20 +25,9 @@
  * the task answers `{ panic }` with Oxigraph's own message, and from then on the worker refuses
  * every query (`{ refused }`) until the store replaces it.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { extname } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parentPort, threadId } from 'node:worker_threads';
-import oxigraph from 'oxigraph';
 import { workerData } from 'piscina';
-
-/** @type {Record<string, string>} RDF media type by file extension. */
-const FORMATS = {
-  '.ttl': 'text/turtle',
-  '.nt': 'application/n-triples',
-  '.nq': 'application/n-quads',
-  '.trig': 'application/trig',
-};
+import { free, loadFiles } from './oxigraph-load.js';
 
 /**
  * @typedef {{ op: 'info', generation: number }} InfoTask
@@ -49,8 +38,7 @@ const FORMATS = {
  * @typedef {{ threadId: number, triples: number, graphTriples: number | null, loadMs: number }} InfoResult
  * @typedef {{ panic: string, threadId: number }} PanicResult
  * @typedef {{ refused: string, threadId: number }} RefusedResult
- * @typedef {{ store: import('oxigraph').Store, dataset: Dataset, graphTriples: number | null, loadMs: number }} Loaded
- * @typedef {{ default_graph: import('oxigraph').NamedNode } | { use_default_graph_as_union: true }} Dataset
+ * @typedef {import('./oxigraph-load.js').Loaded} Loaded
  * @typedef {{ files: string[], graph?: string, stamps: Float64Array, started: Int32Array, evaluated: Int32Array, current: Int32Array }} OxigraphWorkerData
  */
 
@@ -83,7 +71,7 @@ let loadError;
 // A replacement loads the generation served now; the first workers load generation 0.
 const firstGeneration = Atomics.load(current, 0);
 try {
-  generations.set(firstGeneration, loadFiles(replacement));
+  generations.set(firstGeneration, loadFiles({ files, graph, stamps: replacement ? stamps : undefined }));
 } catch (error) {
   loadError = /** @type {Error} */ (error);
 }
@@ -113,99 +101,6 @@ parentPort?.postMessage({
     replacement,
   },
 });
-
-/**
- * Loads every file into a new Oxigraph store; throws `<file>: <parser message>` when one cannot
- * be read, or when `graph` cannot be counted.
- * @param {boolean} checkStamps whether the files must be the ones the other workers loaded (a replacement's)
- * @returns {Loaded}
- */
-function loadFiles(checkStamps) {
-  const startedAt = performance.now();
-  const store = new oxigraph.Store();
-  for (const [index, file] of files.entries()) {
-    const format = FORMATS[extname(file).toLowerCase()];
-    try {
-      if (format === undefined) {
-        throw new Error(`unsupported extension (use ${Object.keys(FORMATS).join(', ')})`);
-      }
-      if (checkStamps) assertUnchanged(file, index);
-      // Fed in chunks rather than as one string: the whole file never sits in WASM memory, which
-      // only grows. Measured on a 937k-triple N-Triples file: a single string peaks at ~940 MB RSS,
-      // chunks at ~370 MB; `no_transaction: true` was barely faster and took ~520 MB, so it is off.
-      // Opened here, not in the generator, so a missing file fails with Node's plain message
-      // rather than one wrapped by the WASM boundary.
-      const fd = openSync(file, 'r');
-      try {
-        store.load(readChunks(fd), { format, base_iri: pathToFileURL(file).href });
-      } finally {
-        closeSync(fd);
-      }
-    } catch (error) {
-      free(store);
-      throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  /**
-   * The dataset every query reads as its default graph: the one named graph `graph`, or the union of
-   * all graphs (Oxigraph's own union, no copy of the quads). The union is a multiset: a triple in two
-   * graphs matches twice, which the queries absorb (members are grouped, counts distinct, values
-   * deduplicated).
-   * @type {Dataset}
-   */
-  let dataset = { use_default_graph_as_union: true };
-  /** Triples in `graph` (null without one): the store refuses to start on a graph that none of the files has. */
-  let graphTriples = null;
-  if (graph !== undefined) {
-    try {
-      dataset = { default_graph: oxigraph.namedNode(graph) };
-      const counted = store.query('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }', dataset);
-      graphTriples = Number(/** @type {Map<string, import('oxigraph').Term>[]} */ (counted)[0]?.get('n')?.value ?? 0);
-    } catch (error) {
-      free(store);
-      throw new Error(`graph ${graph}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  return { store, dataset, graphTriples, loadMs: Math.round(performance.now() - startedAt) };
-}
-
-/**
- * A replacement must serve the data the other workers hold: a file edited since they loaded it
- * would make answers depend on which worker a query lands on. `stamps` holds each file's size and
- * modification time as the other workers read it (-1: missing).
- * @param {string} file
- * @param {number} index
- */
-function assertUnchanged(file, index) {
-  const now = statSync(file);
-  if (now.size !== stamps[2 * index] || now.mtimeMs !== stamps[2 * index + 1]) {
-    throw new Error('changed since the server loaded it; reload it (serve --watch) or restart the server');
-  }
-}
-
-/**
- * Gives a store's WebAssembly memory back now rather than when it is collected (wasm-bindgen's
- * `free`, which oxigraph's types leave out).
- * @param {import('oxigraph').Store} store
- */
-function free(store) {
-  /** @type {{ free?: () => void }} */ (/** @type {unknown} */ (store)).free?.();
-}
-
-/**
- * Reads an open file synchronously (module evaluation cannot await) in 1 MiB chunks. Each chunk
- * is a fresh buffer: the parser gets bytes, so a UTF-8 sequence split across chunks is fine.
- * @param {number} fd
- * @returns {Generator<Uint8Array>}
- */
-function* readChunks(fd) {
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    const length = readSync(fd, chunk, 0, chunk.length, null);
-    if (length === 0) return;
-    yield chunk.subarray(0, length);
-  }
-}
 
 /** The message line of a Rust panic report (`panicked at src/x.rs:1:2:\n<message>\n\nStack: …`). */
 function panicMessage() {
@@ -240,7 +135,7 @@ let poisoned;
 export default function run(task) {
   countEvaluated();
   if (task.op === 'load') {
-    if (!generations.has(task.generation)) generations.set(task.generation, loadFiles(false));
+    if (!generations.has(task.generation)) generations.set(task.generation, loadFiles({ files, graph }));
     return info(task.generation);
   }
   if (task.op === 'drop') {

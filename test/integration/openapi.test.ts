@@ -105,7 +105,11 @@ describe.each(MAPPINGS.filter((file) => !INVALID_ON_PURPOSE.has(file)))('OpenAPI
       const include = document.components.parameters[`${type.name}.include`].schema;
       if (type.relationships.size > 0 && include.items.enum)
         expect(include.items.enum).toEqual(expect.arrayContaining([...type.relationships.keys()]));
-      expect(document.components.parameters[`fields.${type.name}`].name).toBe(`fields[${type.name}]`);
+      const sparse = document.components.parameters.fields;
+      expect(sparse).toMatchObject({ name: 'fields', style: 'deepObject', explode: true });
+      const pattern = new RegExp(sparse.schema.properties[type.name].pattern);
+      expect(pattern.test([...type.attributes.keys(), ...type.relationships.keys()].join(','))).toBe(true);
+      expect(pattern.test('id')).toBe(false);
     }
   });
 

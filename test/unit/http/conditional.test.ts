@@ -45,7 +45,7 @@ describe('sendRepresentation', () => {
     // The one Express helper sendRepresentation uses.
     const vary = (field: string) => res.appendHeader('Vary', field);
     const response = Object.assign(res, { vary }) as unknown as Response;
-    sendRepresentation(req as Request, response, representation, 'no-cache', varyOn);
+    sendRepresentation(req as Request, response, representation, { cacheControl: 'no-cache', varyOn });
     return { status: res.statusCode, res };
   }
 

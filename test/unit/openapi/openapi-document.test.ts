@@ -167,7 +167,7 @@ describe.each(['mappings/sample.yaml', 'mappings/qudt.yaml', 'test/fixtures/real
       if (!schema.items.enum) continue;
       for (const path of schema.items.enum)
         expect(
-          refused(() => parseInclude(path, mapping, type, DEFAULT_DATASET_OPTIONS.includeDepth)),
+          refused(() => parseInclude(path, mapping, type, { maxDepth: DEFAULT_DATASET_OPTIONS.includeDepth })),
           path,
         ).toBe(false);
       // a listed path of the full depth, one real relationship longer: only the depth can refuse it
@@ -177,7 +177,7 @@ describe.each(['mappings/sample.yaml', 'mappings/qudt.yaml', 'test/fixtures/real
         if (next.done) continue;
         const deeper = `${deepest}.${next.value}`;
         expect(
-          refused(() => parseInclude(deeper, mapping, type, DEFAULT_DATASET_OPTIONS.includeDepth)),
+          refused(() => parseInclude(deeper, mapping, type, { maxDepth: DEFAULT_DATASET_OPTIONS.includeDepth })),
           deeper,
         ).toBe(true);
         deeperChecked++;
@@ -255,7 +255,14 @@ describe('attribute schemas', () => {
     };
     const document = openApiDocument(mapping, { dataset: 'd', serverUrl: '/', plan: DEFAULT_DATASET_OPTIONS }) as any;
     const ajv = new Ajv2020({ strict: false });
-    const validate = ajv.compile(document.components.schemas.t.properties.attributes.properties.a);
+    // Value schemas are shared components (`value.…`): resolve the refs into the attribute's schema.
+    const schemas = document.components.schemas;
+    const resolved = JSON.parse(JSON.stringify(schemas.t.properties.attributes.properties.a), (_key, value) =>
+      value?.$ref?.startsWith('#/components/schemas/value.')
+        ? schemas[value.$ref.slice('#/components/schemas/'.length)]
+        : value,
+    );
+    const validate = ajv.compile(resolved);
     for (const value of valid) expect(validate(value), JSON.stringify(value)).toBe(true);
     for (const value of invalid) expect(validate(value), JSON.stringify(value)).toBe(false);
   });

@@ -18,13 +18,9 @@ const thrown = (fn: () => unknown) => thrownError(JsonApiError, fn);
 
 /** The filters of `query` with the mu syntax switched on (`mu: true`) or off. */
 const parse = (query: string, type: string, mu: boolean) =>
-  parseFilter(
-    parseQuery(query, mu ? MU : 'json-api').filter,
-    mapping,
-    mapping.types.get(type)!,
-    Number.POSITIVE_INFINITY,
-    mu ? MU : 'json-api',
-  );
+  parseFilter(parseQuery(query, mu ? MU : 'json-api').filter, mapping, mapping.types.get(type)!, {
+    syntax: mu ? MU : 'json-api',
+  });
 
 /** A filter without the parameter it came from, so that a mu filter and its native twin compare equal. */
 const meaning = (filters: Filter[]) => filters.map(({ parameter: _, ...rest }) => rest);

@@ -623,7 +623,7 @@ describe('parseFilter: how many filters', () => {
       .map((name) => `${name}=0`)
       .join('&');
   const parseWith = (count: number, max: number) =>
-    parseFilter(parseQuery(query(count)).filter, mapping, mapping.types.get('concepts')!, max);
+    parseFilter(parseQuery(query(count)).filter, mapping, mapping.types.get('concepts')!, { maxFilters: max });
 
   it('has enough distinct filters to test with', () => {
     expect(NAMES.length).toBeGreaterThan(21);
@@ -659,7 +659,9 @@ describe('parseFilter: how many filters', () => {
 
   it('the count is checked before any filter is parsed', () => {
     const bad = Array.from({ length: 21 }, (_, i) => `filter[nope${i}]=x`).join('&');
-    const error = thrown(() => parseFilter(parseQuery(bad).filter, mapping, mapping.types.get('concepts')!, 20));
+    const error = thrown(() =>
+      parseFilter(parseQuery(bad).filter, mapping, mapping.types.get('concepts')!, { maxFilters: 20 }),
+    );
     expect(error.errors[0]!.detail).toMatch(/has 21 filter parameters; at most 20/);
   });
 });

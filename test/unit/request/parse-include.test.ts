@@ -19,7 +19,7 @@ function summary(nodes: readonly IncludeNode[]): Summary {
   return Object.fromEntries(nodes.map((n) => [`${n.relationship.name} (${n.type.name})`, summary(n.children)]));
 }
 const tree = (value: string, type = tradeActivities, depth = DEFAULT_INCLUDE_DEPTH) =>
-  summary(parseInclude(value, mapping, type, depth));
+  summary(parseInclude(value, mapping, type, { maxDepth: depth }));
 const thrown = (fn: () => unknown) => thrownError(JsonApiError, fn);
 
 describe('parseInclude: accepted values', () => {
@@ -72,7 +72,7 @@ describe('parseInclude: accepted values', () => {
   });
 
   it('resolves nodes to the relationships and types of the mapping', () => {
-    const [concerns] = parseInclude('concerns.broader-concepts', mapping, tradeActivities, 3);
+    const [concerns] = parseInclude('concerns.broader-concepts', mapping, tradeActivities, { maxDepth: 3 });
     const concepts = mapping.types.get('concepts')!;
     expect(concerns!.relationship).toBe(tradeActivities.relationships.get('concerns'));
     expect(concerns!.type).toBe(concepts);
@@ -129,7 +129,7 @@ describe('parseInclude: rejected values', () => {
       detail: [/follows 5 relationships/],
     },
   ])('$input → 400', ({ input, detail }) => {
-    const error = thrown(() => parseInclude(input, mapping, tradeActivities, DEFAULT_INCLUDE_DEPTH));
+    const error = thrown(() => parseInclude(input, mapping, tradeActivities, { maxDepth: DEFAULT_INCLUDE_DEPTH }));
     expect(error.status).toBe(400);
     expect(error.errors).toHaveLength(1);
     const [object] = error.errors;
@@ -138,7 +138,7 @@ describe('parseInclude: rejected values', () => {
   });
 
   it('the depth limit is the one it is given', () => {
-    const error = thrown(() => parseInclude('origin.country', mapping, tradeActivities, 1));
+    const error = thrown(() => parseInclude('origin.country', mapping, tradeActivities, { maxDepth: 1 }));
     expect(error.errors[0]!.detail).toMatch(
       /'origin\.country' follows 2 relationships; include paths may follow at most 1\./,
     );
@@ -161,7 +161,8 @@ describe('parseInclude: how many paths', () => {
   };
   const listOf = (count: number) => leaves().slice(0, count).join(',');
   const concepts = () => mapping.types.get('concepts')!;
-  const parse = (value: string, max: number) => parseInclude(value, mapping, concepts(), 3, max);
+  const parse = (value: string, max: number) =>
+    parseInclude(value, mapping, concepts(), { maxDepth: 3, maxPaths: max });
   const countLeaves = (nodes: readonly IncludeNode[]): number =>
     nodes.reduce((sum, node) => sum + (node.children.length === 0 ? 1 : countLeaves(node.children)), 0);
 
@@ -212,6 +213,6 @@ describe('parseInclude: how many paths', () => {
   });
 
   it('without a limit, the count is not bounded (planRequest always passes one)', () => {
-    expect(countLeaves(parseInclude(listOf(21), mapping, concepts(), 3))).toBe(21);
+    expect(countLeaves(parseInclude(listOf(21), mapping, concepts(), { maxDepth: 3 }))).toBe(21);
   });
 });

@@ -123,7 +123,7 @@ describe('parsePage: cursor pages', () => {
     // Without it, no cursor means offset pagination.
     { query: { size: '7' }, profile: false, expected: { kind: 'offset', number: 0, size: 7 } },
   ])('$query (profile asked: $profile)', ({ query, profile, expected }) => {
-    expect(parsePage(pageParams(query), LIMITS, profile)).toEqual(expected);
+    expect(parsePage(pageParams(query), LIMITS, { cursorProfile: profile })).toEqual(expected);
   });
 
   it.each<{ query: Record<string, string>; profile: boolean; parameter: string; detail: RegExp }>([
@@ -137,7 +137,7 @@ describe('parsePage: cursor pages', () => {
     { query: { after: 'A', size: '101' }, profile: false, parameter: 'page[size]', detail: /100 is the maximum/ },
     { query: { size: '0' }, profile: true, parameter: 'page[size]', detail: /positive integer/ },
   ])('$query (profile asked: $profile) is a 400 naming $parameter', ({ query, profile, parameter, detail }) => {
-    const error = thrown(() => parsePage(pageParams(query), LIMITS, profile));
+    const error = thrown(() => parsePage(pageParams(query), LIMITS, { cursorProfile: profile }));
     expect(error.errors[0]).toMatchObject({ status: '400', source: { parameter } });
     expect(error.errors[0]!.detail).toMatch(detail);
   });
@@ -231,7 +231,7 @@ describe('parsePage: page[offset] and page[limit]', () => {
 
   it('with the cursor pagination profile, page[offset] and page[limit] are refused', () => {
     for (const member of ['offset', 'limit']) {
-      const error = thrown(() => parsePage(pageParams({ [member]: '5' }), LIMITS, true));
+      const error = thrown(() => parsePage(pageParams({ [member]: '5' }), LIMITS, { cursorProfile: true }));
       expect(error.errors[0]).toMatchObject({ status: '400', source: { parameter: `page[${member}]` } });
       expect(error.errors[0]!.detail).toMatch(/cursor pagination profile/);
     }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JsonApiError } from '../../../src/errors/json-api-error.js';
-import { loadMapping } from '../../../src/mapping/load-mapping.js';
+import { compileMapping, loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping, ResourceType } from '../../../src/mapping/model.js';
 import { parseSort } from '../../../src/request/parse-sort.js';
 import { thrown as thrownError } from '../../support/thrown.js';
@@ -114,7 +114,7 @@ describe('parseSort: accepted values', () => {
   });
 
   it('reports errors under the parameter name it is given', () => {
-    const error = thrown(() => parseSort('nope', mapping, tradeActivities, 10, 'sort[x]'));
+    const error = thrown(() => parseSort('nope', mapping, tradeActivities, { maxFields: 10, parameter: 'sort[x]' }));
     expect(error.errors[0]!.source).toEqual({ parameter: 'sort[x]' });
   });
 });
@@ -123,6 +123,21 @@ const SORTABLE =
   /Sortable: id, financial-year, concerns\.<attribute>, origin\.<attribute>, destination\.<attribute>, amount\.<attribute>\./;
 /** The empty-field message shows the whole value and an example of what is expected. */
 const EMPTY_FIELD = /empty field .*expected comma-separated fields/;
+
+describe("parseSort: the empty-field message's example is the type's own fields", () => {
+  it.each([
+    ['trade-activities', /such as -financial-year,id\./],
+    ['concepts', /such as -notation,id\./],
+  ])('%s', (name, example) => {
+    const detail = thrown(() => parseSort('', mapping, mapping.types.get(name)!)).errors[0]!.detail;
+    expect(detail).toMatch(example);
+  });
+
+  it('a type without attributes: id', () => {
+    const bare = compileMapping({ types: { things: { class: 'http://x.org/T', id: { hex: true } } } }, 'inline');
+    expect(thrown(() => parseSort(',', bare, bare.types.get('things')!)).errors[0]!.detail).toMatch(/such as id\./);
+  });
+});
 
 describe('parseSort: rejected values', () => {
   it.each([
@@ -202,7 +217,7 @@ describe('parseSort: how many fields', () => {
     { count: 10, max: 10 },
     { count: 11, max: 11 },
   ])('$count fields, at most $max: parsed', ({ count, max }) => {
-    expect(parseSort(sortOf(count), mapping, tradeActivities, max)).toHaveLength(count);
+    expect(parseSort(sortOf(count), mapping, tradeActivities, { maxFields: max })).toHaveLength(count);
   });
 
   it.each([
@@ -214,7 +229,7 @@ describe('parseSort: how many fields', () => {
     { value: Array(50).fill('nope').join(','), max: 10, count: 50 },
     { value: ','.repeat(10), max: 10, count: 11 },
   ])('$count fields, at most $max: 400', ({ value, max, count }) => {
-    const error = thrown(() => parseSort(value, mapping, tradeActivities, max));
+    const error = thrown(() => parseSort(value, mapping, tradeActivities, { maxFields: max }));
     expect(error.errors[0]).toMatchObject({
       status: '400',
       title: 'Invalid query parameter',
@@ -240,7 +255,7 @@ describe('parseSort: a field named twice', () => {
     { input: 'concerns.label,-concerns.label', detail: "'concerns.label' twice" },
     { input: 'origin.country.name,amount.value,origin.country.name', detail: "'origin.country.name' twice" },
   ])('$input → 400', ({ input, detail }) => {
-    const error = thrown(() => parseSort(input, mapping, tradeActivities, 10));
+    const error = thrown(() => parseSort(input, mapping, tradeActivities, { maxFields: 10 }));
     expect(error.errors[0]).toMatchObject({ status: '400', source: { parameter: 'sort' } });
     expect(error.errors[0]!.detail).toContain(detail);
   });
@@ -250,6 +265,6 @@ describe('parseSort: a field named twice', () => {
     ['origin.country.name,destination.country.name', 2],
     ['id,financial-year', 1],
   ])('%s names different fields: parsed (%i keys kept)', (input, kept) => {
-    expect(parseSort(input, mapping, tradeActivities, 10)).toHaveLength(kept);
+    expect(parseSort(input, mapping, tradeActivities, { maxFields: 10 })).toHaveLength(kept);
   });
 });

@@ -11,22 +11,25 @@ import {
   outlierQuery,
   predicatesQuery,
   shapesQuery,
+  untypedObjectsQuery,
   valuesQuery,
 } from '../../../src/scaffold/queries.js';
 
 const C = 'http://x.org/C';
+const SAMPLE = ['http://x.org/c/1', 'http://x.org/c/2'];
 
 describe('scaffold queries', () => {
   it.each([
     ['classes', classesQuery(10)],
     ['members', membersQuery(C, 5)],
-    ['predicates', predicatesQuery(C, 5, 100)],
-    ['literals', literalsQuery(C, 5, 100)],
-    ['object classes', objectClassesQuery(C, 5, 100)],
-    ['incoming', incomingQuery(C, 5, 100)],
-    ['values', valuesQuery(C, 'http://x.org/p', 5)],
-    ['outlier (template)', outlierQuery(C, 'http://x.org/c/', true)],
-    ['outlier (base)', outlierQuery(C, 'http://x.org/été/', false)],
+    ['predicates', predicatesQuery(SAMPLE, 100)],
+    ['literals', literalsQuery(SAMPLE, 100)],
+    ['object classes', objectClassesQuery(SAMPLE, 100)],
+    ['untyped objects', untypedObjectsQuery(SAMPLE, 100)],
+    ['incoming', incomingQuery(SAMPLE, 100)],
+    ['values', valuesQuery(SAMPLE, 'http://x.org/p')],
+    ['outlier (template)', outlierQuery(C, 'http://x.org/c/', { hex: true })],
+    ['outlier (base)', outlierQuery(C, 'http://x.org/été/', { hex: false })],
     ['shapes', shapesQuery(100)],
   ])('%s: one SPARQL 1.1 SELECT with a LIMIT', (_, text) => {
     const parsed = new Parser().parse(text) as { queryType: string; limit?: number };
@@ -37,16 +40,25 @@ describe('scaffold queries', () => {
   it('refuses an IRI that could close the <…> or "…" it is written in', () => {
     for (const bad of ['http://x/a> } DROP ALL #', 'http://x/"', 'not an iri', 'http://x/a\u2028'])
       expect(() => iriRef(bad)).toThrow(/not an IRI a query may hold/);
-    expect(() => outlierQuery(C, 'http://x/" || true || "', false)).toThrow();
+    expect(() => outlierQuery(C, 'http://x/" || true || "', { hex: false })).toThrow();
     expect(() => membersQuery('http://x/C>', 5)).toThrow();
+    expect(() => predicatesQuery(['http://x/c/1', 'http://x/c/2> } DROP ALL #'], 5)).toThrow();
+  });
+
+  it('samples the members in the order of their text, and starts each per-class query from them', () => {
+    expect(membersQuery(C, 5)).toMatch(/ORDER BY STR\(\?s\) LIMIT 5$/);
+    for (const text of [predicatesQuery(SAMPLE, 9), objectClassesQuery(SAMPLE, 9), untypedObjectsQuery(SAMPLE, 9)])
+      expect(text).toContain('VALUES ?s { <http://x.org/c/1> <http://x.org/c/2> }');
+    expect(incomingQuery(SAMPLE, 9)).toContain('VALUES ?o { <http://x.org/c/1> <http://x.org/c/2> }');
+    expect(objectClassesQuery(SAMPLE, 9)).not.toContain('OPTIONAL');
   });
 
   it("the template check is mapping/ids.ts's template id pattern, as SPARQL parses it", () => {
-    const parsed = JSON.stringify(new Parser().parse(outlierQuery(C, 'http://x.org/c/', true)));
+    const parsed = JSON.stringify(new Parser().parse(outlierQuery(C, 'http://x.org/c/', { hex: true })));
     expect(parsed).toContain(`"value":${JSON.stringify(ID_PATTERNS.template.source)}`);
   });
 
   it('the template check counts code points, as SPARQL SUBSTR does', () => {
-    expect(outlierQuery(C, 'http://x.org/\u{1D538}/', true)).toContain('SUBSTR(STR(?s), 16)');
+    expect(outlierQuery(C, 'http://x.org/\u{1D538}/', { hex: true })).toContain('SUBSTR(STR(?s), 16)');
   });
 });

@@ -91,6 +91,17 @@ describe('boolean flags', () => {
     expect(found[0]?.what).toBe('boolean-flag parameter `flag` (use an options object or two functions)');
   });
 
+  test('in JavaScript, a JSDoc boolean is a flag, and the file is measured like any other', () => {
+    const text = `/** @param {boolean} flag */\nfunction f(flag) {}\n${lines(250)}`;
+    expect(checkSource('a.js', text).map(formatViolation)).toEqual([
+      'a.js:1 file: 252 lines (at most 250)',
+      'a.js:2 f: boolean-flag parameter `flag` (use an options object or two functions)',
+    ]);
+    expect(check('/** @param {boolean} flag */\nfunction f(flag) {}')).toEqual([
+      'a.ts:2 f: boolean-flag parameter `flag` (use an options object or two functions)',
+    ]);
+  });
+
   test.each([
     ['a setter', 'class C {\n  set on(value: boolean) {}\n}'],
     ['an unannotated callback parameter', 'list.filter((done) => done);'],

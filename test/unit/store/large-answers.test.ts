@@ -19,7 +19,7 @@ describe('isLoopback', () => {
 
 describe('LargeAnswers', () => {
   it('sends a kind of query on its own connection after a large answer, and back on the kept ones after a small one', () => {
-    const rule = new LargeAnswers(true);
+    const rule = new LargeAnswers({ loopback: true });
     expect(rule.ownConnection('include-1')).toBe(false);
     rule.answered('include-1', LARGE_ANSWER_CHARS);
     expect(rule.ownConnection('include-1')).toBe(true);
@@ -29,10 +29,10 @@ describe('LargeAnswers', () => {
   });
 
   it('never asks for a connection of its own off loopback, nor for a query without a kind', () => {
-    const remote = new LargeAnswers(false);
+    const remote = new LargeAnswers({ loopback: false });
     remote.answered('include-1', 10 * LARGE_ANSWER_CHARS);
     expect(remote.ownConnection('include-1')).toBe(false);
-    const local = new LargeAnswers(true);
+    const local = new LargeAnswers({ loopback: true });
     local.answered(undefined, 10 * LARGE_ANSWER_CHARS);
     expect(local.ownConnection(undefined)).toBe(false);
   });
