@@ -56,8 +56,12 @@ export async function loadFiles(options: LoadFilesOptions): Promise<LoadResult> 
     }));
     const stream = new BatchStream(run, checked);
     if (checked.triples === 0 && run.mode === 'append') return resultOf(run, staged, 0, stream.protocol);
-    const before = await countTriples(run, targets);
+    // Counted after the preflight, which changes nothing, so that a store that does not answer
+    // fails there first; before it when the preflight empties the targets (--replace --no-staging).
+    const countFirst = !staging && run.mode === 'replace';
+    const early = countFirst ? await countTriples(run, targets) : undefined;
     await preflight(run, staged);
+    const before = countFirst ? early : await countTriples(run, targets);
     if (staging) await dropLeftStaging(run, targets);
     await streamOrUndo(run, stream, staged);
     const moved = staging

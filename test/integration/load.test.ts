@@ -380,7 +380,7 @@ for (const [engine, started] of ENGINES) {
         expect(io.err).toHaveLength(1);
         expect(io.err[0]).toMatch(
           new RegExp(
-            `^interrupted after \\d+ of ${generatedTriples} triples: nothing was written to <${graph}> \\(the \\d+ triples staged in <${STAGING}[0-9a-f-]+> were dropped\\)$`,
+            `^interrupted after \\d+ of ${generatedTriples} triples: nothing was written to <${graph}> \\(the \\d+ triples staged in <${STAGING}[^>]+:${encodeURIComponent(graph).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}> were dropped\\)$`,
           ),
         );
         const kinds = proxy.requests.map(kind);
