@@ -2,7 +2,7 @@
  * The real executable in a child process, for what only a process shows: the exit code it sets,
  * and SIGTERM. Everything else about the CLI is tested in process (test/unit/cli/main.test.ts).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
@@ -228,34 +228,7 @@ describe('cli: the executable', () => {
       env: { ...cleanEnv(), PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const lines: string[] = [];
-    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
-    const exited = once(child, 'exit');
-    let server: number | undefined;
-    try {
-      await listeningPort(
-        () => lines,
-        exited.then(() => -1),
-        () => '',
-      );
-      // The server's own pid, from its log: a process of its own under npm.
-      server = (JSON.parse(lines.find((l) => l.includes('listening on'))!) as { pid: number }).pid;
-      expect(server).not.toBe(child.pid);
-    } finally {
-      child.kill('SIGTERM');
-    }
-    await exited;
-    const alive = () => {
-      try {
-        process.kill(server!, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 100 && alive(); i++) await new Promise((done) => setTimeout(done, 100));
-    const left = alive();
-    if (left) process.kill(server!, 'SIGKILL');
+    const { left, server } = await stopLauncher(child, 20_000);
     expect(left, `the server (pid ${server}) outlived npm start`).toBe(false);
   }, 30_000);
 
@@ -291,34 +264,7 @@ describe('cli: the executable', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    const lines: string[] = [];
-    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
-    const exited = once(child, 'exit');
-    let server: number | undefined;
-    try {
-      await listeningPort(
-        () => lines,
-        exited.then(() => -1),
-        () => '',
-        90_000,
-      );
-      server = (JSON.parse(lines.find((l) => l.includes('listening on'))!) as { pid: number }).pid;
-      expect(server).not.toBe(child.pid);
-    } finally {
-      child.kill('SIGTERM');
-    }
-    await exited;
-    // Gone, or a zombie that init has not reaped yet: either way, no longer serving.
-    const alive = () => {
-      try {
-        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${server}/stat`, 'utf8'));
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 100 && alive(); i++) await new Promise((done) => setTimeout(done, 100));
-    const left = alive();
-    if (left) process.kill(server!, 'SIGKILL');
+    const { left, server, lines } = await stopLauncher(child, 90_000);
     await rm(dir, { recursive: true, force: true });
     expect(left, `the server (pid ${server}) outlived npx`).toBe(false);
     expect(lines.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
@@ -358,3 +304,44 @@ describe('cli: the executable', () => {
     expect(stderr()).toBe('');
   }, 30_000);
 });
+
+/**
+ * Waits for a launcher's server (npm start, npx) to listen, reads the server's own pid from its
+ * log, sends SIGTERM to the launcher alone and waits up to 10 s for the server to be gone (or a
+ * zombie init has not reaped yet: no longer serving); a server still there is killed. `left`: it
+ * outlived its launcher.
+ */
+async function stopLauncher(
+  child: ChildProcess,
+  listenMs: number,
+): Promise<{ left: boolean; server: number | undefined; lines: string[] }> {
+  const lines: string[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
+  const exited = once(child, 'exit');
+  let server: number | undefined;
+  try {
+    await listeningPort(
+      () => lines,
+      exited.then(() => -1),
+      () => '',
+      listenMs,
+    );
+    // The server's own pid, from its log: a process of its own under the launcher.
+    server = (JSON.parse(lines.find((l) => l.includes('listening on'))!) as { pid: number }).pid;
+    expect(server).not.toBe(child.pid);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  await exited;
+  const alive = () => {
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${server}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 100 && alive(); i++) await new Promise((done) => setTimeout(done, 100));
+  const left = alive();
+  if (left) process.kill(server!, 'SIGKILL');
+  return { left, server, lines };
+}
