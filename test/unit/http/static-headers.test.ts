@@ -55,7 +55,10 @@ describe('corsHandler', () => {
   ])('any origin, %s %j: the headers the cors package sets', (method, headers) => {
     expect(run(anyOrigin, method, headers).headers).toEqual([
       ['Access-Control-Allow-Origin', '*'],
-      ['Access-Control-Expose-Headers', 'ETag,Server-Timing,Content-Type,Content-Length,Vary,Allow,Cache-Control'],
+      [
+        'Access-Control-Expose-Headers',
+        'ETag,Server-Timing,Date,Content-Type,Content-Length,Content-Encoding,Vary,Allow,Cache-Control,Retry-After',
+      ],
       ['Timing-Allow-Origin', '*'],
     ]);
   });
