@@ -111,7 +111,7 @@ describe('cli: the executable', () => {
       outfile: bin,
       logLevel: 'silent',
     });
-    await copyFile(join(ROOT, 'src/store/oxigraph-worker.js'), join(dir, 'oxigraph-worker.js'));
+    await copyWorker(dir);
     const start = async () => {
       const child = spawn(
         process.execPath,
@@ -156,7 +156,7 @@ describe('cli: the executable', () => {
         outfile: bin,
         logLevel: 'silent',
       });
-      await copyFile(join(ROOT, 'src/store/oxigraph-worker.js'), join(dir, 'oxigraph-worker.js'));
+      await copyWorker(dir);
       // The store's deadline at 60 s: the old wait was that long, so the bound below cannot be met by it.
       const config = join(dir, 'config.yaml');
       await writeFile(config, `port: 0\ndatasets:\n  default:\n    data: [${data}]\n    timeoutMs: 60000\n`);
@@ -344,4 +344,10 @@ async function stopLauncher(
   const left = alive();
   if (left) process.kill(server!, 'SIGKILL');
   return { left, server, lines };
+}
+
+/** The embedded store's worker modules beside a bundled bin.js: the bundle loads them by file, as dist/ does. */
+async function copyWorker(dir: string): Promise<void> {
+  for (const file of ['oxigraph-worker.js', 'oxigraph-load.js'])
+    await copyFile(join(ROOT, 'src/store', file), join(dir, file));
 }
