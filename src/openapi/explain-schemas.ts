@@ -66,12 +66,14 @@ export function withExplain(
   for (const item of Object.values(paths))
     (item.get as { parameters: Json[] } | undefined)?.parameters.push(ref(EXPLAIN_PARAMETER, 'parameters'));
   schemas[EXPLAIN] = EXPLAIN_SCHEMA;
+  // Replaced, never changed in place: the shared schemas are module constants that a dataset
+  // without explain describes with too.
   const pageMeta = schemas[SHARED.pageMeta] as { properties: Json };
-  pageMeta.properties = { ...pageMeta.properties, explain: ref(EXPLAIN) };
+  schemas[SHARED.pageMeta] = { ...pageMeta, properties: { ...pageMeta.properties, explain: ref(EXPLAIN) } };
   const meta = { type: 'object', additionalProperties: false, properties: { explain: ref(EXPLAIN) } };
   for (const type of mapping.types.keys())
     for (const name of [names.single(type), names.related(type), names.toOneLinkage(type)]) {
       const document = schemas[name] as { properties: Json };
-      document.properties = { ...document.properties, meta };
+      schemas[name] = { ...document, properties: { ...document.properties, meta } };
     }
 }
