@@ -101,17 +101,7 @@ describe('cli: the executable', () => {
       data,
       '<http://example.org/a> <http://example.org/label> "one" .\n<http://example.org/b> <http://example.org/label> "unterm',
     );
-    const bin = join(dir, 'bin.js');
-    await build({
-      entryPoints: [join(ROOT, 'src/cli/bin.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      packages: 'external',
-      outfile: bin,
-      logLevel: 'silent',
-    });
-    await copyWorker(dir);
+    const bin = await bundledBin(dir);
     const start = async () => {
       const child = spawn(
         process.execPath,
@@ -146,17 +136,7 @@ describe('cli: the executable', () => {
     try {
       const data = join(dir, 'malformed.ttl');
       await writeFile(data, '<http://example.org/a> <http://example.org/label> "cut short');
-      const bin = join(dir, 'bin.js');
-      await build({
-        entryPoints: [join(ROOT, 'src/cli/bin.ts')],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        packages: 'external',
-        outfile: bin,
-        logLevel: 'silent',
-      });
-      await copyWorker(dir);
+      const bin = await bundledBin(dir);
       // The store's deadline at 60 s: the old wait was that long, so the bound below cannot be met by it.
       const config = join(dir, 'config.yaml');
       await writeFile(config, `port: 0\ndatasets:\n  default:\n    data: [${data}]\n    timeoutMs: 60000\n`);
@@ -346,8 +326,22 @@ async function stopLauncher(
   return { left, server, lines };
 }
 
-/** The embedded store's worker modules beside a bundled bin.js: the bundle loads them by file, as dist/ does. */
-async function copyWorker(dir: string): Promise<void> {
+/**
+ * The CLI bundled into `dir/bin.js` (the source as it is, without a build of dist/), with the
+ * embedded store's worker modules beside it: the bundle loads them by file, as dist/ does.
+ */
+async function bundledBin(dir: string): Promise<string> {
+  const bin = join(dir, 'bin.js');
+  await build({
+    entryPoints: [join(ROOT, 'src/cli/bin.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile: bin,
+    logLevel: 'silent',
+  });
   for (const file of ['oxigraph-worker.js', 'oxigraph-load.js'])
     await copyFile(join(ROOT, 'src/store', file), join(dir, file));
+  return bin;
 }
