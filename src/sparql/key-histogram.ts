@@ -7,7 +7,8 @@ import { valueOrder } from '../request/filter-values.js';
 import { aggregate, filter, literal, op, variable } from './ast.js';
 import { exactValue, withAttributeValues } from './fetch-query.js';
 import { type KeyRange, keysetOrder, rangeClauses } from './keyset-clause.js';
-import { buildCountQuery, buildListQuery, listPatterns, SUBJECT, select } from './list-query.js';
+import { buildCountQuery, listPatterns, SUBJECT, select } from './list-query.js';
+import { flatListQuery } from './list-shapes.js';
 import { idSortExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
 import type { TemplateMemo } from './template-memo.js';
 import { keyLike } from './text-key.js';
@@ -45,14 +46,12 @@ const countRows = (): VariableExpression => ({ expression: aggregate('count', ne
  * their value (with the rows without one last; the later keys and the id are unbound there, and
  * tie) and the window's rows as the window orders them.
  *
- * @example buildKeyHistogramQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, 501, false)
+ * @example buildKeyHistogramQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, { limit: 501, oneGraph: false })
  */
 export function buildKeyHistogramQuery(
   mapping: Mapping,
   request: ListRequest,
-  limit: number,
-  oneGraph: boolean,
-  page?: SelectQuery,
+  { limit, oneGraph, page }: { readonly limit: number; readonly oneGraph: boolean; readonly page?: SelectQuery },
 ): SelectQuery | undefined {
   const sort = firstKeySort(mapping, request);
   if (!sort) return undefined;
@@ -67,7 +66,7 @@ export function buildKeyHistogramQuery(
   return {
     ...select(request.type, []),
     variables: [new Wildcard()],
-    where: [union(buildCountQuery(mapping, request, oneGraph), histogram, ...(page ? [page] : []))],
+    where: [union(buildCountQuery(mapping, request, { oneGraph }), histogram, ...(page ? [page] : []))],
     // The flat ORDER BY of the values, as the list orders them (not a grouped query's ORDER BY:
     // Virtuoso 7.2 orders one by IF(BOUND(?key0), 0, 1) as if every ?key0 were unbound).
     order: page
@@ -109,12 +108,12 @@ export function keyHistogramText(
 ): string | undefined {
   if (request.parent) return undefined; // no list of a parent is read through its histogram
   const write = () => {
-    const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
+    const query = buildKeyHistogramQuery(mapping, request, { limit, oneGraph });
     return { text: query ? toText(query, textOrder) : null };
   };
   if (!memo) return write().text ?? undefined;
   if (request.filters.length > 0) {
-    const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
+    const query = buildKeyHistogramQuery(mapping, request, { limit, oneGraph });
     if (!query) return undefined;
     const key = JSON.stringify([textOrder ?? null, query]);
     return memo.kept(FILTERED_HISTOGRAM_TEXTS, mapping, key, () => ({ text: toText(query, textOrder) })).text;
@@ -124,8 +123,17 @@ export function keyHistogramText(
   return memo.kept(HISTOGRAM_TEXTS, mapping, key, write).text ?? undefined;
 }
 
+/** Which window {@link buildRangeWindowQuery} reads: its rows, the key range, with the range's count or not, the attributes it may bring. */
+export interface RangeWindowAsked {
+  readonly window: Window;
+  readonly range: KeyRange;
+  /** With the range's count (`?rows`), to check it against the histogram's; `true` by default. */
+  readonly counted?: boolean;
+  readonly attributes?: readonly Attribute[];
+}
+
 /**
- * A window of a list's members whose first sort key lies in `range` (`buildListQuery` with the
+ * A window of a list's members whose first sort key lies in `range` (`flatListQuery` with the
  * range, its key values projected), and in one more row `?rows`, the list's rows in the range:
  * those {@link buildKeyHistogramQuery} counts, so that the two can be checked against each other.
  * Ordered again outside the UNION, which keeps no order of its own. Only for a list whose
@@ -138,10 +146,7 @@ export function keyHistogramText(
 export function buildRangeWindowQuery(
   mapping: Mapping,
   request: ListRequest,
-  window: Window,
-  range: KeyRange,
-  counted = true,
-  attributes: readonly Attribute[] = [],
+  { window, range, counted = true, attributes = [] }: RangeWindowAsked,
 ): { query: SelectQuery; withValues: boolean; carried?: Attribute; reorderable: boolean } {
   const sort = firstKeySort(mapping, request);
   if (!sort) throw new Error('A key range needs a flat attribute key first');
@@ -174,7 +179,7 @@ export function buildRangeWindowQuery(
     order: oneValue ? keysetOrder(sort.keys.slice(1), id, false) : order,
   };
   const page = !oneKey
-    ? buildListQuery(mapping, request, window, undefined, range)
+    ? flatListQuery(mapping, request, { sort, window, range })
     : withValues && fetched.length > 0
       ? withAttributeValues(keyPage, fetched)
       : keyPage;
