@@ -17,8 +17,10 @@ export async function readKeyedWindow(
   counted?: Counted,
 ): Promise<PathOutcome> {
   const { read } = path;
+  // The window first, the count alongside: the order the store receives them in.
+  const keyed = runQuery(context.store, path.query, listLane(read.request), 'keyed');
   const total = countFor(context, read, counted);
-  const rows = await runQuery(context.store, path.query, listLane(read.request), 'keyed');
+  const rows = await keyed;
   if (rows.length !== read.window.limit)
     return { kind: 'fall-back', because: 'the page reaches past the members that have the key', counted: total };
   const found = await withCount(context, read, Promise.resolve(rows), total);
