@@ -15,7 +15,7 @@ export interface PlannedQuery {
 
 /**
  * A node of the plan as explain shows it: a step the request may take (its name is the trace's),
- * why, when (a conditional node), its queries, the steps it may add (`then`: the kept list's
+ * why, when (a conditional node), its queries, the steps it may add (`adds`: the kept list's
  * patch) and its declared fallback.
  */
 export interface PlanNode {
@@ -23,7 +23,7 @@ export interface PlanNode {
   readonly why: string;
   readonly when?: string;
   readonly queries: readonly PlannedQuery[];
-  readonly then?: readonly PlanNode[];
+  readonly adds?: readonly PlanNode[];
   readonly fallback?: PlanNode;
 }
 
@@ -53,7 +53,7 @@ export function describeList(mapping: Mapping, path: AccessPath, writing: Writin
   const count = countQueries(mapping, path.read, writing);
   switch (path.kind) {
     case 'window-cache':
-      return node([{ label: 'whole-list', text: text(path.query), when: WHOLE_LIST }], { then: [PATCH] });
+      return node([{ label: 'whole-list', text: text(path.query), when: WHOLE_LIST }], { adds: [PATCH] });
     case 'histogram': {
       const { guess } = path;
       const after = path.read.keyset?.after;
