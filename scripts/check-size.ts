@@ -58,7 +58,6 @@ export const EXEMPT: readonly string[] = [
   'src/http/metrics.ts',
   'src/plan/plan-request.ts',
   'src/sparql/ast.ts',
-  'src/sparql/fetch-query.ts',
   'src/sparql/filter-clauses.ts',
   'src/sparql/key-histogram.ts',
   'src/sparql/keyset-clause.ts',

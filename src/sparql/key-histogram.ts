@@ -5,7 +5,7 @@ import type { TextOrder } from '../rdf/text-order.js';
 import type { Cursor } from '../request/cursor.js';
 import { valueOrder } from '../request/filter-values.js';
 import { aggregate, filter, literal, op, variable } from './ast.js';
-import { exactValue, withAttributeValues } from './fetch-query.js';
+import { guardedExactValue, withAttributeValues } from './fetch-query.js';
 import { type KeyRange, keysetOrder, rangeClauses } from './keyset-clause.js';
 import { buildCountQuery, buildListQuery, listPatterns, SUBJECT, select } from './list-query.js';
 import { idSortExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
@@ -169,7 +169,7 @@ export function buildRangeWindowQuery(
   const carried = withValues ? keyAttribute(request, attributes) : undefined;
   const fetched = attributes.filter((attribute) => attribute !== carried);
   const keyPage: SelectQuery = {
-    ...select(request.type, [keyVariable(0), ...(carried ? [exactValue(keyVariable(0), true)] : [])], window),
+    ...select(request.type, [keyVariable(0), ...(carried ? [guardedExactValue(keyVariable(0))] : [])], window),
     where: inRange(optionals),
     order: oneValue ? keysetOrder(sort.keys.slice(1), id, false) : order,
   };
