@@ -116,7 +116,7 @@ function flatListQuery(
       ...listPatterns(mapping, request, [...inRange.optionals, ...sort.leastValueOnly, ...binds], !joined),
       ...(conditions.length > 0 ? [filter(conditions.reduce((all, next) => op('&&', all, next)))] : []),
     ],
-    order: keysetOrder(keys, id, keyset?.fromEnd ?? false),
+    order: keysetOrder(keys, id, keyset),
   };
 }
 
@@ -171,7 +171,7 @@ function groupedListQuery(
     where: [{ type: 'group', patterns: [grouped] }, ...filters],
     // Without a cursor FILTER, the plain ORDER BY is right on every store (see KeyExpression).
     order: keyset
-      ? keysetOrder(keys, ID_SORT, keyset.fromEnd)
+      ? keysetOrder(keys, ID_SORT, keyset)
       : [
           ...sort.order,
           ...(sort.keys.some((key) => key.id) ? [] : [{ expression: idSortExpression(request.type, SUBJECT) }]),
@@ -234,7 +234,7 @@ function perMemberListQuery(
       ...(ownIds ? [bgp(triple(SUBJECT, RDF_TYPE, iri(type.classIri)))] : []),
       ...keysetConditions(keys, id, keyset).map(filter),
     ],
-    order: keysetOrder(keys, id, keyset?.fromEnd ?? false),
+    order: keysetOrder(keys, id, keyset),
   };
 }
 
@@ -273,7 +273,7 @@ export function buildKeyedWindowQuery(
     ...select(type, [perMember.value], window),
     ...(!oneGraph && { distinct: true }),
     where: [...listPatterns(mapping, request, []), perMember.pattern],
-    order: keysetOrder(keys, id, false),
+    order: keysetOrder(keys, id),
   };
 }
 
