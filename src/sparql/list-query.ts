@@ -394,7 +394,7 @@ function exactKeys(sort: SortClauses, keyset?: Keyset): VariableExpression[] {
  */
 export function buildCountQuery(mapping: Mapping, request: ListRequest, oneGraph: boolean): SelectQuery {
   const count = (name: string, of?: VariableTerm): VariableExpression => ({
-    expression: aggregate('count', of ?? new Wildcard(), of !== undefined),
+    expression: aggregate('count', of ?? new Wildcard(), { distinct: of !== undefined }),
     variable: variable(name),
   });
   if (request.parent) {
