@@ -120,9 +120,10 @@ function walk(
   name: string,
 ): { patterns: Pattern[]; end: VariableTerm } {
   const last = path.hops.length - 1;
-  const { patterns, end: from } = hopPatterns(mapping, path.hops, subject, (j) =>
-    j === last && path.kind === 'ids' ? variable(name) : variable(`${name}_${j}`),
-  );
+  const { patterns, end: from } = hopPatterns(mapping, path.hops, {
+    from: subject,
+    target: (j) => (j === last && path.kind === 'ids' ? variable(name) : variable(`${name}_${j}`)),
+  });
   if (path.kind === 'ids') return { patterns, end: from };
   const value = variable(name);
   patterns.push(bgp(triple(from, iri(path.attribute.predicate), value)));

@@ -241,7 +241,11 @@ function keyPath(
   const end = key.path.end as Attribute;
   const name = (j: number) => variable(`${prefix}${j}`);
   const toOne = key.path.hops.every((hop) => hop.cardinality === 'one');
-  const { patterns, end: from } = hopPatterns(mapping, key.path.hops, subject, name, true, toOne);
+  const { patterns, end: from } = hopPatterns(mapping, key.path.hops, {
+    from: subject,
+    target: name,
+    membership: toOne ? 'exists' : 'joined',
+  });
   patterns.push(bgp(triple(from, iri(end.predicate), value)));
   patterns.push(...strictLanguageFilter(value, end)); // a strict language: values in other languages are no key
   return patterns;
