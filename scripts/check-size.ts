@@ -61,7 +61,6 @@ export const EXEMPT: readonly string[] = [
   'src/sparql/key-histogram.ts',
   'src/sparql/list-query.ts',
   'src/sparql/per-member-key.ts',
-  'src/sparql/query-template.ts',
   'src/sparql/sort-clauses.ts',
 ];
 
