@@ -60,7 +60,6 @@ export const EXEMPT: readonly string[] = [
   'src/sparql/filter-clauses.ts',
   'src/sparql/key-histogram.ts',
   'src/sparql/list-query.ts',
-  'src/sparql/per-member-key.ts',
   'src/sparql/sort-clauses.ts',
 ];
 

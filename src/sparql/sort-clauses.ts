@@ -177,7 +177,15 @@ export function sortClauses(
       const perMember = variable(`m${i}`);
       const compared = end.language !== undefined ? tieredText(value, end, useMax ? 'high' : 'low') : aggregated;
       const pattern = [...members, ...keyPath(mapping, key, subject, value, `k${i}_`)];
-      clauses.optionals.push(optional(groupedSelect(subject, useMax ? 'max' : 'min', compared, perMember, pattern)));
+      clauses.optionals.push(
+        optional(
+          groupedSelect(
+            subject,
+            { expression: aggregate(useMax ? 'max' : 'min', compared), variable: perMember },
+            pattern,
+          ),
+        ),
+      );
       aggregated = present = perMember;
     } else clauses.optionals.push(optional(...keyPath(mapping, key, subject, value, `k${i}_`)));
     if (end.language !== undefined && !members) {
