@@ -6,9 +6,10 @@ import type { Cursor } from '../request/cursor.js';
 import { valueOrder } from '../request/filter-values.js';
 import { aggregate, filter, literal, op, variable } from './ast.js';
 import { guardedExactValue, withAttributeValues } from './fetch-query.js';
+import { idSortExpression } from './id-sort.js';
 import { type KeyRange, keysetOrder, rangeClauses, tieFreeRangeClauses } from './keyset-clause.js';
 import { buildCountQuery, buildListQuery, listPatterns, SUBJECT, select } from './list-query.js';
-import { idSortExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
+import { keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
 import type { TemplateMemo } from './template-memo.js';
 import { keyLike } from './text-key.js';
 import { toText } from './to-text.js';
@@ -239,6 +240,9 @@ const union = (...queries: SelectQuery[]): Pattern => ({
 function firstKeySort(mapping: Mapping, request: ListRequest): SortClauses | undefined {
   const first = request.sort[0];
   if (request.parent || first === undefined || first.path.end === 'id') return undefined;
-  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined);
+  const sort = sortClauses(mapping, request.type, request.sort, {
+    subject: SUBJECT,
+    underParent: request.parent !== undefined,
+  });
   return sort.flat ? sort : undefined;
 }
