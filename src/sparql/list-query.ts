@@ -57,7 +57,11 @@ export function listSort(mapping: Mapping, request: ListRequest): SortClauses {
   const members = request.parent
     ? listPatterns(mapping, { ...request, filters: [] }, [], { parentRow: false })
     : undefined;
-  return sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined, members);
+  return sortClauses(mapping, request.type, request.sort, {
+    subject: SUBJECT,
+    underParent: request.parent !== undefined,
+    members,
+  });
 }
 
 /** A SELECT of the members (`?s`, `?s_id`) and `extra`, over `window` if any. */
@@ -101,7 +105,7 @@ export function buildCountQuery(
   { oneGraph }: { readonly oneGraph: boolean },
 ): SelectQuery {
   const count = (name: string, of?: VariableTerm): VariableExpression => ({
-    expression: aggregate('count', of ?? new Wildcard(), of !== undefined),
+    expression: aggregate('count', of ?? new Wildcard(), { distinct: of !== undefined }),
     variable: variable(name),
   });
   if (request.parent) {

@@ -3,6 +3,7 @@ import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
 import { aggregate, bgp, bind, filter, integer, iri, literal, op, RDF_TYPE, str, triple, variable } from './ast.js';
 import { withAttributeValues } from './fetch-query.js';
+import { idSortExpression, idText } from './id-sort.js';
 import { type KeyRange, keysetOrder, rangeClauses } from './keyset-clause.js';
 import {
   exactKeys,
@@ -19,14 +20,7 @@ import {
   select,
 } from './list-query.js';
 import { perMemberKey, perMemberKeyIndex } from './per-member-key.js';
-import {
-  idSortExpression,
-  idText,
-  type KeyExpression,
-  keyVariable,
-  type SortClauses,
-  sortClauses,
-} from './sort-clauses.js';
+import { type KeyExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
 
 /*
  * The list queries, one builder per shape (`ListShape`): the planner chooses the shape
@@ -100,7 +94,7 @@ export function flatListQuery(
       }),
       ...(conditions.length > 0 ? [filter(conditions.reduce((all, next) => op('&&', all, next)))] : []),
     ],
-    order: keysetOrder(keys, id, keyset?.fromEnd ?? false),
+    order: keysetOrder(keys, id, keyset),
   };
 }
 
@@ -124,7 +118,10 @@ export function buildRelatedPageQuery(
 ): SelectQuery | undefined {
   const byId = request.sort.every((key) => key.path.end === 'id');
   if (!request.parent || !byId || attributes.length === 0) return undefined;
-  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined);
+  const sort = sortClauses(mapping, request.type, request.sort, {
+    subject: SUBJECT,
+    underParent: request.parent !== undefined,
+  });
   const page = flatListQuery(mapping, request, { sort, window, joined: true });
   return withAttributeValues(page, attributes);
 }
@@ -153,7 +150,7 @@ function groupedListQuery(
     where: [{ type: 'group', patterns: [grouped] }, ...filters],
     // Without a cursor FILTER, the plain ORDER BY is right on every store (see KeyExpression).
     order: keyset
-      ? keysetOrder(keys, ID_SORT, keyset.fromEnd)
+      ? keysetOrder(keys, ID_SORT, keyset)
       : [
           ...sort.order,
           ...(sort.keys.some((key) => key.id) ? [] : [{ expression: idSortExpression(request.type, SUBJECT) }]),
@@ -212,6 +209,6 @@ function perMemberListQuery(mapping: Mapping, request: ListRequest, { window, ke
       ...(ownIds ? [bgp(triple(SUBJECT, RDF_TYPE, iri(type.classIri)))] : []),
       ...keysetConditions(keys, id, keyset).map(filter),
     ],
-    order: keysetOrder(keys, id, keyset?.fromEnd ?? false),
+    order: keysetOrder(keys, id, keyset),
   };
 }

@@ -2,11 +2,12 @@ import type { Pattern, SelectQuery } from 'sparqljs';
 import type { Attribute, Mapping, Relationship } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
 import { bgp, integer, iri, op, values, variable } from './ast.js';
+import { idSortExpression } from './id-sort.js';
 import { keysetOrder } from './keyset-clause.js';
 import { listPatterns, SUBJECT, select } from './list-query.js';
 import { linkTriple } from './members.js';
 import { perMemberKey, perMemberKeyIndex } from './per-member-key.js';
-import { idSortExpression, type KeyExpression } from './sort-clauses.js';
+import type { KeyExpression } from './sort-clauses.js';
 
 /*
  * Queries of some of a list's members: the window among those that have a key of several values
@@ -48,7 +49,7 @@ export function buildKeyedWindowQuery(
     ...select(type, [perMember.value], window),
     ...(!oneGraph && { distinct: true }),
     where: [...listPatterns(mapping, request, []), perMember.pattern],
-    order: keysetOrder(keys, id, false),
+    order: keysetOrder(keys, id),
   };
 }
 
