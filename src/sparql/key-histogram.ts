@@ -21,9 +21,8 @@ import { toText } from './to-text.js';
  * the store answers from its index), add the counts up to find which key values the page's rows
  * have, and sort only the members with those values. Over 70,000 trade activities sorted by year
  * this is 25 ms on Virtuoso for the count with the histogram and 25 ms for one year's page with
- * its range count, against 13 ms for the count and 80 ms for the whole sort
- * (execute/histogram-window.ts checks that the counts add up, and reads the page the plain way
- * when they don't).
+ * its range count, against 13 ms for the count and 80 ms for the whole sort (histogram-window.ts
+ * checks that the counts add up; the plan's fallback reads the page when they don't).
  */
 
 /** Each histogram row's count of rows, `?rows`; the list's count is `?count` (`buildCountQuery`). */
@@ -236,10 +235,8 @@ function keyAttribute(request: ListRequest, attributes: readonly Attribute[]): A
   return attributes.find((attribute) => attribute.name === end.name && attribute.predicate === end.predicate);
 }
 
-const union = (...queries: SelectQuery[]): Pattern => ({
-  type: 'union',
-  patterns: queries.map((query): Pattern => ({ type: 'group', patterns: [query] })),
-});
+const union = (...queries: SelectQuery[]): Pattern => ({ type: 'union', patterns: queries.map(group) });
+const group = (query: SelectQuery): Pattern => ({ type: 'group', patterns: [query] });
 
 /** The sort clauses of a list whose first key is a flat attribute key, and that has no parent. */
 function firstKeySort(mapping: Mapping, request: ListRequest): SortClauses | undefined {
