@@ -54,7 +54,6 @@ export const EXEMPT: readonly string[] = [
   'src/execute/rows.ts',
   'src/execute/run-query.ts',
   'src/execute/trace.ts',
-  'src/http/json-api-handler.ts',
   'src/plan/plan-request.ts',
   'src/sparql/key-histogram.ts',
   'src/sparql/list-query.ts',
