@@ -44,7 +44,6 @@ export const EXEMPT: readonly string[] = [
   'src/app.ts',
   'src/cache/kept-lists.ts',
   'src/cache/window-cache.ts',
-  'src/store/probes/engine-questions.ts',
   'src/execute/execute.ts',
   'src/execute/histogram-window.ts',
   'src/execute/include-related.ts',

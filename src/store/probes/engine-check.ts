@@ -4,7 +4,8 @@ import type { TextOrder } from '../../rdf/text-order.js';
 import { toText } from '../../sparql/to-text.js';
 import { decorateStore } from '../decorate-store.js';
 import type { Store } from '../store.js';
-import { CHECKS, type EngineCheckName, type EngineFinding } from './engine-questions.js';
+import type { EngineCheckName } from './engine-question.js';
+import { CHECKS, type EngineFinding } from './engine-questions.js';
 
 export type { EngineFinding } from './engine-questions.js';
 
