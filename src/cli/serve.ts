@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { type Logger, pino } from 'pino';
 import pretty from 'pino-pretty';
-import { createApp, type WarmedDataset } from '../app.js';
+import { createApp } from '../app.js';
 import { Freshness } from '../cache/freshness.js';
+import type { WarmedDataset } from '../cache/remembered.js';
 import type { Dataset } from '../dataset.js';
 import type { Handler } from '../http/handler.js';
 import { Metrics } from '../http/metrics.js';
@@ -97,7 +98,7 @@ function warnEmpty(config: ServerConfig, datasets: readonly Dataset[], logger: L
       : endpoint
         ? "the endpoint's default graph"
         : "the union of the files' graphs";
-    void warnEmptyTypes(d.name, d.mapping, d.store, logger.child({ dataset: d.name }), signal, where);
+    void warnEmptyTypes(d, { logger: logger.child({ dataset: d.name }), quiet: signal, where });
   }
 }
 
