@@ -1,14 +1,12 @@
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
 import { createApp } from '../../src/app.js';
 import { withLinkage } from '../../src/mapping/linkage.js';
-import { compileMapping } from '../../src/mapping/load-mapping.js';
-import type { Mapping } from '../../src/mapping/model.js';
+import { loadMapping } from '../../src/mapping/load-mapping.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, queryCount } from '../support/api-client.js';
 import { describeStores, openStoreWith, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
+import { sampleWithToMany } from '../support/linkage-mapping.js';
 import { Oracle, type Resource } from '../support/oracle.js';
 
 /**
@@ -21,15 +19,7 @@ import { Oracle, type Resource } from '../support/oracle.js';
 const FILES = [SAMPLE_DATA, 'test/fixtures/include-two-origins.ttl', 'test/fixtures/linkage-odd-targets.ttl'];
 const _endpoint = inject('endpoint');
 
-/** The sample mapping with `linkage: true` on concepts' narrower-concepts and activities' concerns. */
-export async function sampleWithToMany(): Promise<Mapping> {
-  const raw = parseYaml(await readFile(SAMPLE_MAPPING, 'utf8'));
-  raw.types['trade-activities'].relationships.concerns.linkage = true;
-  raw.types.concepts.relationships['narrower-concepts'].linkage = true;
-  return compileMapping(raw, SAMPLE_MAPPING);
-}
-
-const plain = compileMapping(parseYaml(await readFile(SAMPLE_MAPPING, 'utf8')), SAMPLE_MAPPING);
+const plain = await loadMapping(SAMPLE_MAPPING);
 const mapping = withLinkage(await sampleWithToMany(), 'to-one');
 const oracle = Oracle.fromFile(FILES, plain);
 const LINKED_TO_MANY = new Set(['trade-activities concerns', 'concepts narrower-concepts']);
