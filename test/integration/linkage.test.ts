@@ -6,8 +6,8 @@ import type { Store } from '../../src/store/store.js';
 import { ApiClient, queryCount } from '../support/api-client.js';
 import { describeStores, openStoreWith, SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
-import { sampleWithToMany } from '../support/linkage-mapping.js';
-import { Oracle, type Resource } from '../support/oracle.js';
+import { expectedLinkage, sampleWithToMany } from '../support/linkage-mapping.js';
+import { Oracle } from '../support/oracle.js';
 
 /**
  * Resource linkage without `include` (`--linkage to-one`, and the mapping's `linkage: true` on two
@@ -24,15 +24,6 @@ const mapping = withLinkage(await sampleWithToMany(), 'to-one');
 const oracle = Oracle.fromFile(FILES, plain);
 const LINKED_TO_MANY = new Set(['trade-activities concerns', 'concepts narrower-concepts']);
 
-/** The linkage the related URL's answer gives: what the oracle finds, the first one for a to-one. */
-function expectedLinkage(typeName: string, resource: Resource, name: string) {
-  const relationship = plain.types.get(typeName)!.relationships.get(name)!;
-  const targets = oracle
-    .related(typeName, resource.iri, name)
-    .map((target) => ({ type: relationship.target, id: target.id }));
-  return relationship.cardinality === 'one' ? (targets[0] ?? null) : targets;
-}
-
 type Relationships = Record<string, { data?: unknown }>;
 
 /** Each relationship object's `data` against the oracle: present where linked, absent elsewhere. */
@@ -42,7 +33,7 @@ function expectLinkage(item: { type: string; id: string; relationships?: Relatio
     const cardinality = plain.types.get(item.type)!.relationships.get(name)!.cardinality;
     const linked = cardinality === 'one' || LINKED_TO_MANY.has(`${item.type} ${name}`);
     const at = `${item.type}/${item.id} ${name}`;
-    if (linked) expect(object.data, at).toEqual(expectedLinkage(item.type, resource, name));
+    if (linked) expect(object.data, at).toEqual(expectedLinkage(oracle, item.type, resource, name));
     else expect(object, at).not.toHaveProperty('data');
   }
 }
