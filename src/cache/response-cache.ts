@@ -8,7 +8,7 @@ export interface ResponseCacheOptions {
   /** The clock TTLs are measured with (`performance` by default); tests pass one they can move. */
   readonly clock?: { now(): number };
   /** Told of every lookup in a dataset whose cache is on, for the hit and miss counters. */
-  readonly onLookup?: (dataset: string, hit: boolean) => void;
+  readonly onLookup?: (dataset: string, outcome: 'hit' | 'miss') => void;
   /** The ledger of changes (deltas) entries are checked against; a private one (nothing ever changes) by default. */
   readonly freshness?: Freshness;
 }
@@ -74,7 +74,7 @@ export class ResponseCache {
       this.entries.delete(serialised);
       hit = undefined;
     }
-    this.options.onLookup?.(key.dataset, hit !== undefined);
+    this.options.onLookup?.(key.dataset, hit !== undefined ? 'hit' : 'miss');
     return hit?.variants;
   }
 

@@ -97,7 +97,7 @@ function warnEmpty(config: ServerConfig, datasets: readonly Dataset[], logger: L
       : endpoint
         ? "the endpoint's default graph"
         : "the union of the files' graphs";
-    void warnEmptyTypes(d.name, d.mapping, d.store, logger.child({ dataset: d.name }), signal, where);
+    void warnEmptyTypes(d, { logger: logger.child({ dataset: d.name }), quiet: signal, where });
   }
 }
 

@@ -3,7 +3,7 @@ import { JsonApiError } from '../errors/json-api-error.js';
 import { errorDocument } from '../shape/documents.js';
 import { StoreError, type StoreErrorKind } from '../store/store.js';
 import type { ErrorHandler } from './handler.js';
-import { ClientGone } from './json-api-handler.js';
+import { ClientGone } from './request-signal.js';
 import { routeLabel } from './route-label.js';
 import { send } from './send.js';
 

@@ -13,7 +13,6 @@ import type { Route } from '../request/parse-path.js';
 import { EXPLAIN_PARAMETER, parseQuery } from '../request/parse-query.js';
 import type { Document } from '../shape/documents.js';
 import { requestLink } from '../shape/page-links.js';
-import { type DeadlineSignal, deadlineSignal } from '../store/deadline-signal.js';
 import { QueryRecorder } from '../store/query-recorder.js';
 import { sendVariants, Variants } from './compression.js';
 import { represent } from './conditional.js';
@@ -22,6 +21,7 @@ import { explanation, queryLog } from './explain.js';
 import type { Handler, Request, Response } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
 import { linkBaseFor } from './public-base.js';
+import { ClientGone, requestSignal, requestTimeout, serverStopping } from './request-signal.js';
 
 /** What the JSON:API handler serves, and what the app remembers for each dataset (given to the executor). */
 export interface JsonApiOptions {
@@ -181,7 +181,8 @@ async function answer(
   } catch (error) {
     res.setHeader('Server-Timing', recorder.serverTiming(trace.name()));
     if (!signal.aborted) throw error;
-    if (stop.expired() || shutdown?.aborted) throw timedOut(options.timeoutMs, shutdown?.aborted ?? false, error);
+    if (shutdown?.aborted) throw serverStopping(error);
+    if (stop.expired()) throw requestTimeout(options.timeoutMs, error);
     throw new ClientGone('the client closed the connection', { cause: error });
   } finally {
     stop.dispose();
@@ -193,39 +194,6 @@ const notAllowed = (method: string | undefined) =>
   new JsonApiError(405, 'Method Not Allowed', `This API is read-only; ${method} is not allowed. Allowed: ${ALLOW}.`, {
     headers: { Allow: ALLOW },
   });
-
-/**
- * The client closed the connection before its answer: nothing can be sent, and its store work
- * has been stopped. The error middleware logs it at info and sends nothing.
- */
-export class ClientGone extends Error {
-  override name = 'ClientGone';
-}
-
-/**
- * The signal of one request: it aborts when its deadline passes, when the server stops (the
- * shutdown signal's reason), or when the response's connection closes before the response was
- * sent in full ({@link ClientGone}).
- */
-function requestSignal(res: Response, timeoutMs: number, shutdown: AbortSignal | undefined): DeadlineSignal {
-  const deadline = deadlineSignal(timeoutMs, shutdown);
-  res.once('close', () => {
-    if (!res.writableFinished) deadline.abort(new ClientGone('the client closed the connection'));
-  });
-  return deadline;
-}
-
-/** The 504 of a request that outlasted its deadline (or was still running when the server stopped). */
-function timedOut(timeoutMs: number, stopping: boolean, cause: unknown): JsonApiError {
-  return new JsonApiError(
-    stopping ? 503 : 504,
-    stopping ? 'Server stopping' : 'Request timeout',
-    stopping
-      ? 'The server is shutting down; try again.'
-      : `The request took longer than its limit of ${timeoutMs} ms; ask for less (a smaller page, fewer includes) or try again later.`,
-    { cause, ...(stopping && { headers: { 'Retry-After': '1' } }) },
-  );
-}
 
 /** The 400 of `explain-plan` on a dataset that does not explain. */
 const explainOff = () =>

@@ -201,8 +201,8 @@ export class Metrics {
   }
 
   /** Counts one lookup in the response cache. */
-  readonly cacheLookup = (dataset: string, hit: boolean): void => {
-    (hit ? this.cacheHits : this.cacheMisses).inc({ dataset });
+  readonly cacheLookup = (dataset: string, outcome: 'hit' | 'miss'): void => {
+    (outcome === 'hit' ? this.cacheHits : this.cacheMisses).inc({ dataset });
   };
 }
 

@@ -123,7 +123,7 @@ export function iriToId(strategy: Exclude<IdStrategy, { kind: 'predicate' }>, ir
 }
 
 /**
- * The value the id sort expression (`sparql/sort-clauses.ts` `idSortExpression`) takes for the
+ * The value the id sort expression (`sparql/id-sort.ts` `idSortExpression`) takes for the
  * resource with this id, or `undefined` when the id can't be an id of the strategy: the id itself
  * for predicate ids and templates with a suffix, the IRI otherwise (`hex` and `local` ids sort by
  * their IRIs).

@@ -65,15 +65,16 @@ export const exists = (...patterns: Pattern[]): OperationExpression => ({
   args: [{ type: 'group', patterns }],
 });
 export const str = (expression: Expression): OperationExpression => op('str', expression);
+/** `MIN(expression)`, `MAX(…)`, `COUNT(…)`; with `{ distinct: true }`, over the distinct values. */
 export const aggregate = (
   aggregation: 'min' | 'max' | 'count',
   expression: Expression | Wildcard,
-  distinct = false,
+  modifiers: { readonly distinct: boolean } = { distinct: false },
 ): AggregateExpression => ({
   type: 'aggregate',
   aggregation,
   expression,
-  distinct,
+  distinct: modifiers.distinct,
 });
 
 /** `VALUES (?a ?b) { (x y) … }` from rows keyed by variable name (without `?`). */

@@ -138,7 +138,9 @@ export function withAttributeValues(page: SelectQuery, attributes: readonly Attr
     prefixes: {},
     variables: [
       ...(page.variables as (VariableTerm | VariableExpression)[]).map(projected),
-      ...[F, O, exactValue(O, true)],
+      F,
+      O,
+      guardedExactValue(O),
       ...linkProjection(splitFields(attributes).links),
     ],
     where: [{ type: 'group', patterns: [page] }, ...optionalAttributes(attributes, S, O)],
@@ -154,14 +156,20 @@ export const exactVariable = (value: VariableTerm): VariableTerm => variable(`${
 
 /**
  * `(… AS ?o_exact)`: the exact text of `value` when it is a number, read for doubles by
- * `execute/rows.ts`. `numbersOnly` guards it with ISNUMERIC, for a query with an ORDER BY:
- * Virtuoso 7.2 then works it out before sorting, where a string that reads as a number ("0101")
- * fails the whole query (SR087: non numeric argument to '-') instead of leaving it unbound.
+ * `execute/rows.ts`. For a query without an ORDER BY; {@link guardedExactValue} for one with.
  */
-export function exactValue(value: VariableTerm, numbersOnly = false): VariableExpression {
-  const exact = exactDoubleText(value);
+export function exactValue(value: VariableTerm): VariableExpression {
+  return { expression: exactDoubleText(value), variable: exactVariable(value) };
+}
+
+/**
+ * {@link exactValue} guarded with ISNUMERIC, for a query with an ORDER BY: Virtuoso 7.2 then works
+ * it out before sorting, where a string that reads as a number ("0101") fails the whole query
+ * (SR087: non numeric argument to '-') instead of leaving it unbound.
+ */
+export function guardedExactValue(value: VariableTerm): VariableExpression {
   return {
-    expression: numbersOnly ? op('if', op('isnumeric', value), exact, variable(`${value.value}_none`)) : exact,
+    expression: op('if', op('isnumeric', value), exactDoubleText(value), variable(`${value.value}_none`)),
     variable: exactVariable(value),
   };
 }

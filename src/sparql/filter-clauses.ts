@@ -75,38 +75,47 @@ function filterCondition(mapping: Mapping, f: Filter, subject: VariableTerm, nam
     case 'text':
     case 'typed': {
       const { patterns, end } = walk(mapping, f.path, subject, name);
-      // Text compares STR(): "x", "x"^^xsd:string and "x"@en are one text (Virtuoso keeps the
-      // first two apart). Numbers compare as comparable.ts reads them. Other typed values are read
-      // as the filter's datatype, so that plain literals of an attribute whose mapping gives a
-      // datatype compare too.
-      const operator = f.operator === 'ne' ? 'eq' : f.operator;
-      let test: Expression;
-      if (f.kind === 'text') {
-        const read = str(end);
-        const terms = f.values.map((v) => textConstant(v));
-        test =
-          operator === 'contains' || operator === 'starts-with'
-            ? anyOf(
-                terms.map((term) =>
-                  op(operator === 'contains' ? 'contains' : 'strstarts', op('lcase', read), op('lcase', term)),
-                ),
-              )
-            : operator === 'eq'
-              ? op('in', read, terms)
-              : op(COMPARE[operator], textKey(read), textKey(terms[0]!)); // in code point order (text-key.ts)
-      } else if (valueOrder(f.path.attribute) === 'number' && operator !== 'contains' && operator !== 'starts-with') {
-        const compare = (lexical: string) =>
-          compareNumber(f.path.attribute, end, COMPARE[operator] as '=' | '<' | '<=' | '>' | '>=', lexical);
-        test = anyOf(f.values.map((v) => compare(v.lexical)));
-      } else {
-        const read = op('strdt', str(end), iri(f.values[0]!.datatype));
-        const terms = f.values.map((v) => literal(v.lexical, v.datatype));
-        test =
-          operator === 'eq' ? op('in', read, terms) : op(COMPARE[operator as keyof typeof COMPARE], read, terms[0]!);
-      }
+      const test = f.kind === 'text' ? textTest(f, end) : typedTest(f, end);
       return { keep: f.operator !== 'ne', patterns: [...patterns, filter(test)] };
     }
   }
+}
+
+/** A comparison filter (`ne` is `eq`'s MINUS, so compared as `eq`). */
+type ValueFilter<Kind extends 'text' | 'typed'> = Extract<Filter, { kind: Kind }>;
+const compared = (f: ValueFilter<'text' | 'typed'>) => (f.operator === 'ne' ? 'eq' : f.operator);
+
+/**
+ * The test of a text filter on the value `end`: text compares STR(), so "x", "x"^^xsd:string and
+ * "x"@en are one text (Virtuoso keeps the first two apart); order comparisons in code point order
+ * (`text-key.ts`).
+ */
+function textTest(f: ValueFilter<'text'>, end: VariableTerm): Expression {
+  const operator = compared(f);
+  const read = str(end);
+  const terms = f.values.map((v) => textConstant(v));
+  if (operator === 'contains' || operator === 'starts-with') {
+    const test = operator === 'contains' ? 'contains' : 'strstarts';
+    return anyOf(terms.map((term) => op(test, op('lcase', read), op('lcase', term))));
+  }
+  return operator === 'eq' ? op('in', read, terms) : op(COMPARE[operator], textKey(read), textKey(terms[0]!));
+}
+
+/**
+ * The test of a typed filter on the value `end`: numbers compare as comparable.ts reads them;
+ * other typed values are read as the filter's datatype, so that plain literals of an attribute
+ * whose mapping gives a datatype compare too.
+ */
+function typedTest(f: ValueFilter<'typed'>, end: VariableTerm): Expression {
+  const operator = compared(f);
+  if (valueOrder(f.path.attribute) === 'number' && operator !== 'contains' && operator !== 'starts-with') {
+    const compare = (lexical: string) =>
+      compareNumber(f.path.attribute, end, COMPARE[operator] as '=' | '<' | '<=' | '>' | '>=', lexical);
+    return anyOf(f.values.map((v) => compare(v.lexical)));
+  }
+  const read = op('strdt', str(end), iri(f.values[0]!.datatype));
+  const terms = f.values.map((v) => literal(v.lexical, v.datatype));
+  return operator === 'eq' ? op('in', read, terms) : op(COMPARE[operator as keyof typeof COMPARE], read, terms[0]!);
 }
 
 /**
@@ -120,9 +129,10 @@ function walk(
   name: string,
 ): { patterns: Pattern[]; end: VariableTerm } {
   const last = path.hops.length - 1;
-  const { patterns, end: from } = hopPatterns(mapping, path.hops, subject, (j) =>
-    j === last && path.kind === 'ids' ? variable(name) : variable(`${name}_${j}`),
-  );
+  const { patterns, end: from } = hopPatterns(mapping, path.hops, {
+    from: subject,
+    target: (j) => (j === last && path.kind === 'ids' ? variable(name) : variable(`${name}_${j}`)),
+  });
   if (path.kind === 'ids') return { patterns, end: from };
   const value = variable(name);
   patterns.push(bgp(triple(from, iri(path.attribute.predicate), value)));

@@ -5,10 +5,11 @@ import type { TextOrder } from '../rdf/text-order.js';
 import type { Cursor } from '../request/cursor.js';
 import { valueOrder } from '../request/filter-values.js';
 import { aggregate, filter, literal, op, variable } from './ast.js';
-import { exactValue, withAttributeValues } from './fetch-query.js';
-import { type KeyRange, keysetOrder, rangeClauses } from './keyset-clause.js';
+import { guardedExactValue, withAttributeValues } from './fetch-query.js';
+import { idSortExpression } from './id-sort.js';
+import { type KeyRange, keysetOrder, rangeClauses, tieFreeRangeClauses } from './keyset-clause.js';
 import { buildCountQuery, buildListQuery, listPatterns, SUBJECT, select } from './list-query.js';
-import { idSortExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
+import { keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
 import type { TemplateMemo } from './template-memo.js';
 import { keyLike } from './text-key.js';
 import { toText } from './to-text.js';
@@ -71,7 +72,7 @@ export function buildKeyHistogramQuery(
     // The flat ORDER BY of the values, as the list orders them (not a grouped query's ORDER BY:
     // Virtuoso 7.2 orders one by IF(BOUND(?key0), 0, 1) as if every ?key0 were unbound).
     order: page
-      ? keysetOrder(sort.keys, idSortExpression(request.type, SUBJECT), false)
+      ? keysetOrder(sort.keys, idSortExpression(request.type, SUBJECT))
       : [{ expression: key.value, descending: key.descending }],
   };
 }
@@ -131,7 +132,7 @@ export function keyHistogramText(
  * Ordered again outside the UNION, which keeps no order of its own. Only for a list whose
  * histogram added up to its count (`execute/histogram-window.ts`). Without `counted`, the window
  * alone: for values that can't tie in ORDER BY while they count apart (a range of one such value
- * is then bound by VALUES: `rangeClauses`); with `attributes`, such a
+ * is then bound by VALUES: `tieFreeRangeClauses`); with `attributes`, such a
  * window of one sort key also brings its members' values of them (`withValues`), so the page
  * needs no fetch query; of the key's own attribute, each member's value is its key (`carried`).
  */
@@ -145,13 +146,13 @@ export function buildRangeWindowQuery(
 ): { query: SelectQuery; withValues: boolean; carried?: Attribute; reorderable: boolean } {
   const sort = firstKeySort(mapping, request);
   if (!sort) throw new Error('A key range needs a flat attribute key first');
-  const { optionals, condition } = rangeClauses(sort, range, !counted);
+  const { optionals, condition } = counted ? rangeClauses(sort, range) : tieFreeRangeClauses(sort, range);
   const inRange = (extra: Pattern[]) => [
     ...listPatterns(mapping, request, extra),
     ...(condition ? [filter(condition)] : []),
   ];
   const id = idSortExpression(request.type, SUBJECT);
-  const order = keysetOrder(sort.keys, id, false);
+  const order = keysetOrder(sort.keys, id);
   // One attribute key: the histogram's rows added up to the count, so each member has one row
   // with one value of it, and the page needs neither the least-value guard nor DISTINCT (4 to
   // 5 ms of Virtuoso's 20 for a year's page). With more keys, the others may still have several.
@@ -169,9 +170,9 @@ export function buildRangeWindowQuery(
   const carried = withValues ? keyAttribute(request, attributes) : undefined;
   const fetched = attributes.filter((attribute) => attribute !== carried);
   const keyPage: SelectQuery = {
-    ...select(request.type, [keyVariable(0), ...(carried ? [exactValue(keyVariable(0), true)] : [])], window),
+    ...select(request.type, [keyVariable(0), ...(carried ? [guardedExactValue(keyVariable(0))] : [])], window),
     where: inRange(optionals),
-    order: oneValue ? keysetOrder(sort.keys.slice(1), id, false) : order,
+    order: oneValue ? keysetOrder(sort.keys.slice(1), id) : order,
   };
   const page = !oneKey
     ? buildListQuery(mapping, request, window, undefined, range)
@@ -195,7 +196,7 @@ export function buildRangeWindowQuery(
 
 /**
  * How many of a list's rows have the first key of a cursor (`cursor.values[0]`, one value that
- * ties with no other term: bound by VALUES, see `rangeClauses`) and come up to the cursor's
+ * ties with no other term: bound by VALUES, see `tieFreeRangeClauses`) and come up to the cursor's
  * member in the id's order (before it, for an inclusive cursor): with the rows of the values
  * before it in the histogram, where the page after the cursor starts (`?count`). The id is
  * compared as the keyset FILTER compares it (`keysetExpression`).
@@ -206,7 +207,7 @@ export function buildCursorPositionQuery(mapping: Mapping, request: ListRequest,
   const sort = firstKeySort(mapping, request);
   const value = cursor.values[0];
   if (!sort || !value) throw new Error("A cursor's position needs a flat attribute key and its value");
-  const { optionals } = rangeClauses(sort, { from: value, to: value }, true);
+  const { optionals } = tieFreeRangeClauses(sort, { from: value, to: value });
   const id = idSortExpression(request.type, SUBJECT);
   return {
     ...select(request.type, []),
@@ -239,6 +240,9 @@ const union = (...queries: SelectQuery[]): Pattern => ({
 function firstKeySort(mapping: Mapping, request: ListRequest): SortClauses | undefined {
   const first = request.sort[0];
   if (request.parent || first === undefined || first.path.end === 'id') return undefined;
-  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined);
+  const sort = sortClauses(mapping, request.type, request.sort, {
+    subject: SUBJECT,
+    underParent: request.parent !== undefined,
+  });
   return sort.flat ? sort : undefined;
 }

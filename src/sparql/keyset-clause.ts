@@ -1,5 +1,5 @@
 import type { Literal, NamedNode } from '@rdfjs/types';
-import type { Expression, IriTerm, LiteralTerm, Ordering, Pattern } from 'sparqljs';
+import type { Expression, IriTerm, LiteralTerm, OptionalPattern, Ordering, Pattern } from 'sparqljs';
 import { XSD_BOOLEAN, XSD_STRING } from '../rdf/vocabulary.js';
 import type { Cursor, KeyValue } from '../request/cursor.js';
 import { literal, op, str, values } from './ast.js';
@@ -10,17 +10,22 @@ import { keyLike } from './text-key.js';
 /**
  * The ORDER BY of a cursor page: the list's order (missing keys last by their `missing` flag, see
  * {@link KeyExpression}), then the id unless a key is the id already (Virtuoso 7.2 garbled the
- * projected id of a grouped query ordered by it twice), reversed when the page is read from the end.
+ * projected id of a grouped query ordered by it twice), reversed when the keyset page is read from
+ * the end (`keyset.fromEnd`, see `plan/plan.ts`); without a keyset, in the list's order.
  *
- * @example keysetOrder(sortClauses(mapping, type, sort, SUBJECT).keys, idSortExpression(type, SUBJECT), false)
+ * @example keysetOrder(sortClauses(mapping, type, sort, SUBJECT).keys, idSortExpression(type, SUBJECT))
  */
-export function keysetOrder(keys: readonly KeyExpression[], idExpression: Expression, reversed: boolean): Ordering[] {
+export function keysetOrder(
+  keys: readonly KeyExpression[],
+  idExpression: Expression,
+  keyset: { readonly fromEnd: boolean } = { fromEnd: false },
+): Ordering[] {
   const order: Ordering[] = keys.flatMap((key) => [
     ...(key.missing ? [{ expression: key.missing }] : []),
     { expression: key.value, descending: key.descending },
   ]);
   if (!keys.some((key) => key.id)) order.push({ expression: idExpression });
-  return order.map((o) => ({ ...o, descending: reversed !== (o.descending ?? false) }));
+  return order.map((o) => ({ ...o, descending: keyset.fromEnd !== (o.descending ?? false) }));
 }
 
 /** Which side of a cursor a list query keeps: the resources after it, or before it. */
@@ -65,37 +70,24 @@ export interface KeyRange {
   readonly to: KeyValue;
 }
 
+/** The sort's OPTIONALs a window of a key range is read with, and the condition it needs, if any. */
+export interface RangeClauses {
+  readonly optionals: Pattern[];
+  readonly condition?: Expression;
+}
+
 /**
  * What keeps the rows whose first key lies from `range.from` to `range.to` in the list's order,
  * both ends included with every row that ties with them (missing values last, as in
- * {@link keysetExpression}): the sort's OPTIONALs and a condition, `undefined` when none is
- * needed. A range that ends before the missing values needs the key: its OPTIONAL becomes a
- * plain join and the condition plain comparisons, which a store answers from its index (Virtuoso:
- * 1 ms against 12 ms to count 5,000 of 70,000 members). With `exact` (no value of the list ties
- * in ORDER BY with another term: `cannotTie` in execute/histogram-window.ts), a range of one
- * value needs no condition: the key is that term, bound by VALUES, and the store looks its
- * members up (Virtuoso: 11 ms of CPU for a page deep in one year of 70,000 trade activities,
- * against 20 ms with the comparisons).
+ * {@link keysetExpression}): the sort's OPTIONALs and a condition, none when none is needed. A
+ * range that ends before the missing values needs the key: its OPTIONAL becomes a plain join and
+ * the condition plain comparisons, which a store answers from its index (Virtuoso: 1 ms against
+ * 12 ms to count 5,000 of 70,000 members).
  *
  * @example rangeClauses(sortClauses(mapping, type, sort, SUBJECT), { from: date2020, to: date2016 }) // ?key0 joined; !(?key0 > 2020) && !(?key0 < 2016)
- * @example rangeClauses(sortClauses(mapping, type, sort, SUBJECT), { from: date2020, to: date2020 }, true) // VALUES ?key0 { 2020 } joined
  */
-export function rangeClauses(
-  sort: SortClauses,
-  range: KeyRange,
-  exact = false,
-): { optionals: Pattern[]; condition?: Expression } {
-  const key = sort.keys[0]!;
-  if (!key.present || sort.optionals[0]?.type !== 'optional')
-    throw new Error('A key range needs an attribute key first');
-  const term = range.from;
-  const variable = 'termType' in key.value && key.value.termType === 'Variable' ? key.value : undefined;
-  if (exact && variable && term !== null && range.to !== null && term.equals(range.to)) {
-    const bound = values([{ [variable.value]: term as LiteralTerm | IriTerm }]);
-    return {
-      optionals: [{ type: 'group', patterns: [bound, ...sort.optionals[0].patterns] }, ...sort.optionals.slice(1)],
-    };
-  }
+export function rangeClauses(sort: SortClauses, range: KeyRange): RangeClauses {
+  const key = rangeKey(sort);
   const [greater, less] = key.descending ? (['<', '>'] as const) : (['>', '<'] as const);
   if (range.to === null) {
     // The range runs into the missing values: the key stays optional.
@@ -106,12 +98,41 @@ export function rangeClauses(
   const from = range.from ?? range.to; // a range that ends at a value starts at one (missing values come last)
   const kept = [not(compare(less, key.value, from)), not(compare(greater, key.value, range.to))];
   const conditions = kept.filter((e): e is Expression => e !== true);
-  const joined: Pattern = { type: 'group', patterns: sort.optionals[0].patterns };
+  const joined: Pattern = { type: 'group', patterns: firstOptional(sort).patterns };
   return {
     optionals: [joined, ...sort.optionals.slice(1)],
     ...(conditions.length > 0 && { condition: conditions.reduce((all, next) => op('&&', all, next)) }),
   };
 }
+
+/**
+ * {@link rangeClauses} for a list none of whose values ties in ORDER BY with another term
+ * (`cannotTie` in execute/histogram-window.ts): there a range of one value needs no condition:
+ * the key is that term, bound by VALUES, and the store looks its members up (Virtuoso: 11 ms of
+ * CPU for a page deep in one year of 70,000 trade activities, against 20 ms with the comparisons).
+ *
+ * @example tieFreeRangeClauses(sortClauses(mapping, type, sort, SUBJECT), { from: date2020, to: date2020 }) // VALUES ?key0 { 2020 } joined
+ */
+export function tieFreeRangeClauses(sort: SortClauses, range: KeyRange): RangeClauses {
+  const key = rangeKey(sort);
+  const term = range.from;
+  const variable = 'termType' in key.value && key.value.termType === 'Variable' ? key.value : undefined;
+  if (!variable || term === null || range.to === null || !term.equals(range.to)) return rangeClauses(sort, range);
+  const bound = values([{ [variable.value]: term as LiteralTerm | IriTerm }]);
+  return {
+    optionals: [{ type: 'group', patterns: [bound, ...firstOptional(sort).patterns] }, ...sort.optionals.slice(1)],
+  };
+}
+
+/** The first key of a sort that a key range is over: an attribute's, read by the first OPTIONAL. */
+function rangeKey(sort: SortClauses): KeyExpression & { readonly present: Expression } {
+  const key = sort.keys[0]!;
+  if (!key.present || sort.optionals[0]?.type !== 'optional')
+    throw new Error('A key range needs an attribute key first');
+  return { ...key, present: key.present };
+}
+
+const firstOptional = (sort: SortClauses): OptionalPattern => sort.optionals[0] as OptionalPattern;
 
 type Comparison = { later: Expression | false; earlier: Expression | false };
 

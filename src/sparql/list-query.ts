@@ -26,17 +26,11 @@ import {
 } from './ast.js';
 import { withAttributeValues } from './fetch-query.js';
 import { filterPatterns } from './filter-clauses.js';
+import { idSortExpression, idText } from './id-sort.js';
 import { type KeyRange, keysetExpression, keysetOrder, rangeClauses } from './keyset-clause.js';
 import { idVariable, linkTriple, lookupPatterns, memberPatterns } from './members.js';
 import { perMemberKey, perMemberKeyIndex } from './per-member-key.js';
-import {
-  idSortExpression,
-  idText,
-  type KeyExpression,
-  keyVariable,
-  type SortClauses,
-  sortClauses,
-} from './sort-clauses.js';
+import { type KeyExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
 import { textKey } from './text-key.js';
 
 /** `?s` (and `?s_id` for the predicate id strategy) in each row of a list query. */
@@ -73,7 +67,11 @@ export function buildListQuery(
   // A related list's members on their own (the parent, the link, the members' class; not the
   // list's filters): what each key of several values is computed over (`sortClauses`).
   const members = request.parent ? listPatterns(mapping, { ...request, filters: [] }, [], false) : undefined;
-  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined, members);
+  const sort = sortClauses(mapping, request.type, request.sort, {
+    subject: SUBJECT,
+    underParent: request.parent !== undefined,
+    members,
+  });
   if (sort.flat) return flatListQuery(mapping, request, sort, window, keyset, range);
   if (range) throw new Error('A key range needs flat sort keys');
   const perMember = perMemberKeyIndex(request);
@@ -116,7 +114,7 @@ function flatListQuery(
       ...listPatterns(mapping, request, [...inRange.optionals, ...sort.leastValueOnly, ...binds], !joined),
       ...(conditions.length > 0 ? [filter(conditions.reduce((all, next) => op('&&', all, next)))] : []),
     ],
-    order: keysetOrder(keys, id, keyset?.fromEnd ?? false),
+    order: keysetOrder(keys, id, keyset),
   };
 }
 
@@ -140,7 +138,10 @@ export function buildRelatedPageQuery(
 ): SelectQuery | undefined {
   const byId = request.sort.every((key) => key.path.end === 'id');
   if (!request.parent || !byId || attributes.length === 0) return undefined;
-  const sort = sortClauses(mapping, request.type, request.sort, SUBJECT, request.parent !== undefined);
+  const sort = sortClauses(mapping, request.type, request.sort, {
+    subject: SUBJECT,
+    underParent: request.parent !== undefined,
+  });
   const page = flatListQuery(mapping, request, sort, window, undefined, undefined, true);
   return withAttributeValues(page, attributes);
 }
@@ -171,7 +172,7 @@ function groupedListQuery(
     where: [{ type: 'group', patterns: [grouped] }, ...filters],
     // Without a cursor FILTER, the plain ORDER BY is right on every store (see KeyExpression).
     order: keyset
-      ? keysetOrder(keys, ID_SORT, keyset.fromEnd)
+      ? keysetOrder(keys, ID_SORT, keyset)
       : [
           ...sort.order,
           ...(sort.keys.some((key) => key.id) ? [] : [{ expression: idSortExpression(request.type, SUBJECT) }]),
@@ -234,7 +235,7 @@ function perMemberListQuery(
       ...(ownIds ? [bgp(triple(SUBJECT, RDF_TYPE, iri(type.classIri)))] : []),
       ...keysetConditions(keys, id, keyset).map(filter),
     ],
-    order: keysetOrder(keys, id, keyset?.fromEnd ?? false),
+    order: keysetOrder(keys, id, keyset),
   };
 }
 
@@ -273,7 +274,7 @@ export function buildKeyedWindowQuery(
     ...select(type, [perMember.value], window),
     ...(!oneGraph && { distinct: true }),
     where: [...listPatterns(mapping, request, []), perMember.pattern],
-    order: keysetOrder(keys, id, false),
+    order: keysetOrder(keys, id),
   };
 }
 
@@ -394,7 +395,7 @@ function exactKeys(sort: SortClauses, keyset?: Keyset): VariableExpression[] {
  */
 export function buildCountQuery(mapping: Mapping, request: ListRequest, oneGraph: boolean): SelectQuery {
   const count = (name: string, of?: VariableTerm): VariableExpression => ({
-    expression: aggregate('count', of ?? new Wildcard(), of !== undefined),
+    expression: aggregate('count', of ?? new Wildcard(), { distinct: of !== undefined }),
     variable: variable(name),
   });
   if (request.parent) {

@@ -19,7 +19,7 @@ export function memberPatterns(type: ResourceType, subject: VariableTerm): Patte
       ? op('regex', str(subject), literal(`^${escapeRegex(id.prefix)}[0-9a-f]+${escapeRegex(id.suffix)}$`))
       : id.base === ''
         ? op('isiri', subject)
-        : underBase(id.base, subject, id.kind === 'local');
+        : underBase(id, subject);
   // Flat, not a group of its own: inside an EXISTS or an OPTIONAL, a sub-group is evaluated on its
   // own (every member of the type) before the join, which made a filter through a relationship
   // cost the whole type per resource on Oxigraph. The list query groups its own member patterns
@@ -34,8 +34,9 @@ export function memberPatterns(type: ResourceType, subject: VariableTerm): Patte
  * `base.` or `base..` either, whose local names are dot segments and have no id
  * (`mapping/local-id.ts`).
  */
-function underBase(base: string, subject: VariableTerm, local: boolean): Expression {
-  const others = local ? [base, `${base}.`, `${base}..`] : [base];
+function underBase(id: Extract<IdStrategy, { readonly base: string }>, subject: VariableTerm): Expression {
+  const base = id.base;
+  const others = id.kind === 'local' ? [base, `${base}.`, `${base}..`] : [base];
   return others.reduce<Expression>(
     (test, other) => op('&&', test, op('!=', str(subject), literal(other))),
     op('strstarts', str(subject), literal(base)),
@@ -51,34 +52,40 @@ export function linkTriple(relationship: Relationship, from: VariableTerm, to: V
   return relationship.inverse ? triple(to, predicate, from) : triple(from, predicate, to);
 }
 
+/** Where a walk along relationships starts, what its targets are called, how they are tested. */
+export interface HopWalk {
+  /** The variable the first hop starts from. */
+  readonly from: VariableTerm;
+  /** The variable bound to the target of hop `j`. */
+  readonly target: (j: number) => VariableTerm;
+  /**
+   * How each target's class and id triples go in: `'joined'` (the default) as triples of the
+   * path; `'exists'` in a FILTER EXISTS after the hop that binds it (its IRI test stays a FILTER
+   * of the path), for a path read once per member, where a store that orders the triples itself
+   * must not start from the class (`sort-clauses.ts` keyPath says why).
+   */
+  readonly membership?: 'joined' | 'exists';
+}
+
 /**
- * The patterns from `subject` along relationships `hops` (a sort or filter path), each target
- * bound to `name(j)` and a member of its type; the last one's membership is left out with
- * `lastMember: false`, for a caller that checks it elsewhere. `end` is the last target (or
- * `subject` when there is no hop). With `inExists`, each target's class and id triples go in a
- * FILTER EXISTS after the hop that binds it (its IRI test stays a FILTER of the path), for a path
- * read once per member, where a store that orders the triples itself must not start from the
- * class (`sort-clauses.ts` keyPath says why).
+ * The patterns along relationships `hops` (a sort or filter path) from `walk.from`, each target
+ * bound to `walk.target(j)` and a member of its type. `end` is the last target (or `walk.from`
+ * when there is no hop).
  *
- * @example hopPatterns(mapping, parsePath('origin.country.name').hops, variable('s'), (j) => variable(`k0_${j}`))
+ * @example hopPatterns(mapping, parsePath('origin.country.name').hops, { from: variable('s'), target: (j) => variable(`k0_${j}`) })
  */
 export function hopPatterns(
   mapping: Mapping,
   hops: readonly Relationship[],
-  subject: VariableTerm,
-  name: (j: number) => VariableTerm,
-  lastMember = true,
-  inExists = false,
+  walk: HopWalk,
 ): { patterns: Pattern[]; end: VariableTerm } {
   const patterns: Pattern[] = [];
-  let from = subject;
+  let from = walk.from;
   hops.forEach((hop, j) => {
-    const to = name(j);
+    const to = walk.target(j);
     patterns.push(bgp(linkTriple(hop, from, to)));
-    if (lastMember || j < hops.length - 1) {
-      const [classAndId, ...tests] = memberPatterns(mapping.types.get(hop.target)!, to);
-      patterns.push(inExists ? filter(exists(classAndId!)) : classAndId!, ...tests);
-    }
+    const [classAndId, ...tests] = memberPatterns(mapping.types.get(hop.target)!, to);
+    patterns.push(walk.membership === 'exists' ? filter(exists(classAndId!)) : classAndId!, ...tests);
     from = to;
   });
   return { patterns, end: from };

@@ -1,4 +1,4 @@
-import type { Expression, Pattern, SelectQuery, VariableTerm } from 'sparqljs';
+import type { Expression, Pattern, SelectQuery, VariableExpression, VariableTerm } from 'sparqljs';
 import type { Attribute, Mapping, SortKey } from '../mapping/model.js';
 import type { ListRequest } from '../plan/plan.js';
 import { valueOrder } from '../request/filter-values.js';
@@ -91,7 +91,12 @@ export function perMemberKey(mapping: Mapping, key: SortKey, i: number, subject:
   const last = hops.length - 1;
   const at = last === -1 ? subject : target(last);
   const endValue = variable(`k${i}`);
-  let pattern = groupedSelect(at, aggregation, tieredText(endValue, end, useMax ? 'high' : 'low'), keyOf(last), [
+  // `(MIN(expression) AS ?key)` (or MAX) of the resource hop j leads to.
+  const keyAs = (j: number, expression: Expression): VariableExpression => ({
+    expression: aggregate(aggregation, expression),
+    variable: keyOf(j),
+  });
+  let pattern = groupedSelect(at, keyAs(last, tieredText(endValue, end, useMax ? 'high' : 'low')), [
     ...member(last),
     bgp(triple(at, iri(end.predicate), endValue)),
     ...strictLanguageFilter(endValue, end),
@@ -99,7 +104,7 @@ export function perMemberKey(mapping: Mapping, key: SortKey, i: number, subject:
   // Back along the hops: each resource's key over the hop that leaves it.
   for (let j = last; j >= 0; j--) {
     const from = j === 0 ? subject : target(j - 1);
-    pattern = groupedSelect(from, aggregation, keyOf(j), keyOf(j - 1), [
+    pattern = groupedSelect(from, keyAs(j - 1, keyOf(j)), [
       ...member(j - 1),
       bgp(linkTriple(hops[j]!, from, target(j))),
       pattern,
@@ -108,19 +113,18 @@ export function perMemberKey(mapping: Mapping, key: SortKey, i: number, subject:
   return { pattern, value, aggregation, placeholder };
 }
 
-/** `{ SELECT ?by (AGG(expression) AS ?as) WHERE { patterns } GROUP BY ?by }` */
-export function groupedSelect(
-  by: VariableTerm,
-  aggregation: 'min' | 'max',
-  expression: Expression,
-  as: VariableTerm,
-  patterns: readonly Pattern[],
-): Pattern {
+/**
+ * `{ SELECT ?by (AGG(expression) AS ?key) WHERE { patterns } GROUP BY ?by }`, `key` being the
+ * aggregate and its variable.
+ *
+ * @example groupedSelect(variable('s'), { expression: aggregate('min', variable('k0')), variable: variable('m0') }, patterns)
+ */
+export function groupedSelect(by: VariableTerm, key: VariableExpression, patterns: readonly Pattern[]): Pattern {
   const query: SelectQuery = {
     type: 'query',
     queryType: 'SELECT',
     prefixes: {},
-    variables: [by, { expression: aggregate(aggregation, expression), variable: as }],
+    variables: [by, key],
     where: [...patterns],
     group: [{ expression: by }],
   };

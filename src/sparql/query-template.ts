@@ -35,8 +35,8 @@ export class QueryTemplate {
     if (parts === undefined) return toText(this.build(values), textOrder);
     let text = parts.texts[0]!;
     for (let i = 0; i < parts.slots.length; i++) {
-      const { value, iri } = parts.slots[i]!;
-      text += escaped(values[value]!, iri, textOrder) + parts.texts[i + 1]!;
+      const { value, written } = parts.slots[i]!;
+      text += escaped(values[value]!, written, textOrder) + parts.texts[i + 1]!;
     }
     return text;
   }
@@ -45,12 +45,18 @@ export class QueryTemplate {
 /** The text around the slots, and what each slot holds, in the order of the text. */
 interface Parts {
   readonly texts: readonly string[];
-  readonly slots: readonly { readonly value: number; readonly iri: boolean }[];
+  readonly slots: readonly Slot[];
+}
+
+/** Which value a slot holds, and whether its marker was written as an IRI or as a literal's text. */
+interface Slot {
+  readonly value: number;
+  readonly written: 'iri' | 'literal';
 }
 
 /** A value as the generator writes it inside `<>` (an IRI) or inside the quotes of a literal. */
-const escaped = (value: string, iri: boolean, textOrder: TextOrder) =>
-  termText(iri ? rdf.namedNode(value) : rdf.literal(value), textOrder).slice(1, -1);
+const escaped = (value: string, written: Slot['written'], textOrder: TextOrder) =>
+  termText(written === 'iri' ? rdf.namedNode(value) : rdf.literal(value), textOrder).slice(1, -1);
 
 /** Marks a slot: nothing else in a query (a mapping's IRIs and names) writes it. */
 const MARK = 'urn:sparql-jsonapi:slot:b7e1c9';
@@ -68,14 +74,14 @@ function split(
   const markers = Array.from({ length: count }, (_, i) => `${MARK}:${i};`);
   const text = toText(build(markers), textOrder);
   const texts: string[] = [];
-  const slots: { value: number; iri: boolean }[] = [];
+  const slots: Slot[] = [];
   let from = 0;
   for (const match of text.matchAll(SLOT)) {
     const [before, after] = [text[match.index - 1], text[match.index + match[0].length]];
     const iri = before === '<' && after === '>';
     if (!iri && !(before === '"' && after === '"')) return undefined;
     texts.push(text.slice(from, match.index));
-    slots.push({ value: Number(match[1]), iri });
+    slots.push({ value: Number(match[1]), written: iri ? 'iri' : 'literal' });
     from = match.index + match[0].length;
   }
   texts.push(text.slice(from));

@@ -1,14 +1,13 @@
 import type { Expression, Ordering, Pattern, VariableExpression, VariableTerm } from 'sparqljs';
-import { sortsByIdText } from '../mapping/ids.js';
 import type { Attribute, Mapping, ResourceType, SortKey } from '../mapping/model.js';
 import { XSD_BOOLEAN } from '../rdf/vocabulary.js';
 import { valueOrder } from '../request/filter-values.js';
-import { aggregate, bgp, bind, filter, integer, iri, literal, op, optional, str, triple, variable } from './ast.js';
+import { aggregate, bind, filter, integer, literal, op, optional, variable } from './ast.js';
 import { comparableValue, exactDoubleText, isNumberValue } from './comparable.js';
-import { strictLanguageFilter, tieredText } from './language-tier.js';
-import { hopPatterns, idVariable } from './members.js';
+import { idSortExpression } from './id-sort.js';
+import { tieredText } from './language-tier.js';
 import { groupedSelect } from './per-member-key.js';
-import { textKey } from './text-key.js';
+import { keyPath } from './sort-key-path.js';
 
 /**
  * What a list of sort keys adds to a list query. Keys are *flat* when each can hold one value per
@@ -70,30 +69,19 @@ export const keyVariable = (i: number): VariableTerm => variable(`key${i}`);
 /** The exact text of number sort key `i` in a keyset list query's rows. */
 export const exactKeyVariable = (i: number): VariableTerm => variable(`key${i}_exact`);
 
-/**
- * The expression a resource's id sorts by (`mapping/ids.ts` sortsByIdText): the id's text, or the
- * IRI's (`hex` ids sort like their IRIs, hex of UTF-8 bytes keeping code point order, and so do
- * template ids without a suffix); STR() because Virtuoso does not order by an IRI's text otherwise.
- * A text key (`text-key.ts`), in code point order on every engine.
- */
-export function idSortExpression(type: ResourceType, subject: VariableTerm): Expression {
-  return textKey(idText(type, subject));
-}
-
-/** The text a resource's id sorts by ({@link idSortExpression}), as text: what a grouped query's MIN of it holds. */
-export function idText(type: ResourceType, subject: VariableTerm): Expression {
-  const id = type.id;
-  if (id.kind === 'predicate') return str(idVariable(subject));
-  if (id.kind === 'template' && sortsByIdText(id)) {
-    const text = str(subject);
-    return op(
-      'substr',
-      text,
-      integer(id.prefix.length + 1),
-      op('-', op('strlen', text), integer(id.prefix.length + id.suffix.length)),
-    );
-  }
-  return str(subject);
+/** The list a sort is for: the variable of its members, and how they are bound. */
+export interface SortedList {
+  /** The variable bound to each member. */
+  readonly subject: VariableTerm;
+  /** The list hangs off a parent (a related list): see the least-value OPTIONAL of {@link flatKey}. */
+  readonly underParent: boolean;
+  /**
+   * The patterns that bind the list's members on their own (a related list's parent, its link and
+   * the members' class), if given: each key that may have several values (a to-many path, a
+   * `many` attribute, a language to choose) is then computed per member over them, in a
+   * sub-select of its own (see {@link groupedValue}).
+   */
+  readonly members?: readonly Pattern[];
 }
 
 /**
@@ -102,149 +90,145 @@ export function idText(type: ResourceType, subject: VariableTerm): Expression {
  * its maximum descending, a single-valued one by its value (the value the resource shows: in the
  * preferred language); ties go to the id, ascending. A single-valued key the data gives several
  * values sorts by its least one, the value the resource shows.
+ *
+ * @example sortClauses(mapping, tradeActivities, parseSort('-financial-year', …), { subject: variable('s'), underParent: false })
  */
 export function sortClauses(
   mapping: Mapping,
   type: ResourceType,
   keys: readonly SortKey[],
-  subject: VariableTerm,
-  /** The list hangs off a parent (a related list): see the least-value OPTIONAL below. */
-  underParent = false,
-  /**
-   * The patterns that bind the list's members on their own (a related list's parent, its link and
-   * the members' class), if given: each key that may have several values (a to-many path, a
-   * `many` attribute, a language to choose) is then computed per member over them, in a
-   * sub-select of its own (see below).
-   */
-  members?: readonly Pattern[],
+  list: SortedList,
 ): SortClauses {
   const flat = keys.every(({ path }) => path.end === 'id' || (!path.multiValued && path.end.language === undefined));
-  const clauses = {
+  const clauses: SortClauses = {
     flat,
-    optionals: [] as Pattern[],
-    binds: [] as Pattern[],
-    aggregates: [] as VariableExpression[],
-    missingFlags: [] as VariableExpression[],
-    flagBinds: [] as Pattern[],
-    leastValueOnly: [] as Pattern[],
-    leastValueConditions: [] as Expression[],
-    order: [] as Ordering[],
-    keys: [] as KeyExpression[],
+    optionals: [],
+    binds: [],
+    aggregates: [],
+    missingFlags: [],
+    flagBinds: [],
+    leastValueOnly: [],
+    leastValueConditions: [],
+    order: [],
+    keys: [],
   };
+  const build: KeyBuild = { mapping, list, clauses };
   keys.forEach((key, i) => {
-    const { end } = key.path;
-    if (end === 'id') {
-      const value = idSortExpression(type, subject);
+    if (key.path.end === 'id') {
+      const value = idSortExpression(type, list.subject);
       clauses.order.push({ expression: value, descending: key.descending });
       clauses.keys.push({ value, descending: key.descending, id: true });
-      return;
-    }
-    const { descending } = key;
-    if (flat) {
-      const value = keyVariable(i);
-      const compared = comparableValue(end, value);
-      // A value of a number attribute that reads as no number is no key, as for a grouped key's MIN.
-      const isNumber = valueOrder(end) === 'number';
-      const present = isNumber ? isNumberValue(end, value) : op('bound', value);
-      const missing = op('if', present, integer(0), integer(1));
-      clauses.optionals.push(optional(...keyPath(mapping, key, subject, value, `k${i}_`)));
-      const other = variable(`key${i}_other`);
-      // Under a parent, COALESCE(…, false): with two keys in a parent's OPTIONAL, Virtuoso 7.2
-      // dropped a member's first key from its row when the second key's comparison met an unbound
-      // value (/groups/10/items?sort=born,weight put the members without a weight first). Not in
-      // a collection: there Virtuoso's keyset FILTER then lost members of cursor walks.
-      const ordered = lessThan(end, comparableValue(end, other), compared);
-      const less = underParent ? op('coalesce', ordered, literal('false', XSD_BOOLEAN)) : ordered;
-      clauses.leastValueOnly.push(optional(...keyPath(mapping, key, subject, other, `k${i}_other_`), filter(less)));
-      clauses.leastValueConditions.push(op('!', op('bound', other)));
-      clauses.order.push({ expression: missing }, { expression: compared, descending });
-      clauses.keys.push({ value: compared, descending, missing, present, ...exactKey(end, compared, i) });
-      return;
-    }
-    const value = variable(`k${i}`);
-    const useMax = descending && key.path.multiValued;
-    // What MIN/MAX pick from: the value the key compares by (comparable.ts), or for a language key
-    // a tiered text; `present` is bound when the resource has a value.
-    let aggregated: Expression = comparableValue(end, value);
-    let present = value;
-    if (members && (key.path.multiValued || end.language !== undefined)) {
-      // Each member's key, in a sub-select over the list's members alone, joined to the members
-      // by an OPTIONAL: one row per member and key, where the OPTIONALs of the values themselves
-      // join every key's values, so that a member has as many rows as the product of its keys'
-      // values (a quantity kind's labels times its units' symbols: Jena ARQ past 10 s). Only for
-      // keys that multiply rows: Virtuoso 7.2 lost a single-valued decimal key computed so after
-      // a many key (/items/313133/see-also?sort=see-also.tags,amount,label, real-shapes).
-      const perMember = variable(`m${i}`);
-      const compared = end.language !== undefined ? tieredText(value, end, useMax ? 'high' : 'low') : aggregated;
-      const pattern = [...members, ...keyPath(mapping, key, subject, value, `k${i}_`)];
-      clauses.optionals.push(optional(groupedSelect(subject, useMax ? 'max' : 'min', compared, perMember, pattern)));
-      aggregated = present = perMember;
-    } else clauses.optionals.push(optional(...keyPath(mapping, key, subject, value, `k${i}_`)));
-    if (end.language !== undefined && !members) {
-      // A language tier digit in front of the text makes MIN/MAX pick the preferred language
-      // first; ORDER BY then skips the digit (see the sort semantics in docs/api.md). The BIND comes
-      // after the OPTIONALs, guarded by BOUND: Virtuoso evaluates a BIND inside an OPTIONAL even
-      // when the OPTIONAL does not match, which made a missing key the smallest one.
-      const tiered = variable(`t${i}`);
-      clauses.binds.push(
-        bind(
-          op('if', op('bound', value), tieredText(value, end, useMax ? 'high' : 'low'), variable(`none${i}`)),
-          tiered,
-        ),
-      );
-      aggregated = present = tiered;
-    }
-    const key_ = keyVariable(i);
-    clauses.aggregates.push({ expression: aggregate(useMax ? 'max' : 'min', aggregated), variable: key_ });
-    const missing = variable(`missing${i}`);
-    // The flag is bound per row, then aggregated: Virtuoso 7.2 takes a key of a member hung off a
-    // parent's OPTIONAL for bound inside an aggregate (MIN(IF(BOUND(?k0), 0, 1)) and COUNT(?k0)
-    // gave 0 and 1 for a unit without ?k0), which put the members without it first on a cursor
-    // page of a related list and lost them from a walk.
-    const flag = variable(`f${i}`);
-    clauses.flagBinds.push(bind(unboundFlag(present), flag));
-    clauses.missingFlags.push({ expression: aggregate('min', flag), variable: missing });
-    const compared = end.language !== undefined ? op('substr', key_, integer(2)) : key_;
-    clauses.order.push({ expression: unboundFlag(key_) }, { expression: compared, descending });
-    clauses.keys.push({
-      value: compared,
-      descending,
-      missing,
-      present: op('=', missing, integer(0)),
-      ...exactKey(end, key_, i),
-    });
+    } else if (flat) flatKey(build, key, i);
+    else groupedKey(build, key, i);
   });
   return clauses;
 }
 
-/**
- * The patterns from `subject` along a sort key's path to `value`: each hop, with its target's
- * membership, then the attribute (in a strict language only, if so mapped). `prefix` names the
- * hops' variables.
- *
- * The hops of a to-one path test each target's class and id in a FILTER EXISTS, after the hop
- * binds it, rather than as triples of the path: Oxigraph orders an OPTIONAL's triples before it
- * knows that the OPTIONAL runs once per member with `subject` bound, and it started from the
- * class triple, its most constant one, so every member read every target of the type
- * (`/trade-activities?sort=amount.value`: 70,000 × 70,000, a 504 at 3,000 activities already).
- * In an EXISTS the target is bound when the test runs, one lookup per member on every store. The
- * IRI tests of other id strategies stay FILTERs of the path, outside the EXISTS: Virtuoso 7.2
- * drops a FILTER (NOT) EXISTS that applies a function to a variable of the outer pattern.
- */
-function keyPath(
-  mapping: Mapping,
-  key: SortKey,
-  subject: VariableTerm,
-  value: VariableTerm,
-  prefix: string,
-): Pattern[] {
+/** What an attribute key's clauses are built from, and the clauses they are added to. */
+interface KeyBuild {
+  readonly mapping: Mapping;
+  readonly list: SortedList;
+  readonly clauses: SortClauses;
+}
+
+/** The patterns binding `value` to the values of attribute key `key` (`keyPath`), hops named by `prefix`. */
+const keyValues = (build: KeyBuild, key: SortKey, value: VariableTerm, prefix: string) =>
+  keyPath(build.mapping, key, { from: build.list.subject, value, prefix });
+
+/** Sort key `i` of a flat list: ordered by the row's own `?key<i>`, the least of its values. */
+function flatKey(build: KeyBuild, key: SortKey, i: number): void {
+  const { clauses } = build;
   const end = key.path.end as Attribute;
-  const name = (j: number) => variable(`${prefix}${j}`);
-  const toOne = key.path.hops.every((hop) => hop.cardinality === 'one');
-  const { patterns, end: from } = hopPatterns(mapping, key.path.hops, subject, name, true, toOne);
-  patterns.push(bgp(triple(from, iri(end.predicate), value)));
-  patterns.push(...strictLanguageFilter(value, end)); // a strict language: values in other languages are no key
-  return patterns;
+  const { descending } = key;
+  const value = keyVariable(i);
+  const compared = comparableValue(end, value);
+  // A value of a number attribute that reads as no number is no key, as for a grouped key's MIN.
+  const isNumber = valueOrder(end) === 'number';
+  const present = isNumber ? isNumberValue(end, value) : op('bound', value);
+  const missing = op('if', present, integer(0), integer(1));
+  clauses.optionals.push(optional(...keyValues(build, key, value, `k${i}_`)));
+  const other = variable(`key${i}_other`);
+  // Under a parent, COALESCE(…, false): with two keys in a parent's OPTIONAL, Virtuoso 7.2
+  // dropped a member's first key from its row when the second key's comparison met an unbound
+  // value (/groups/10/items?sort=born,weight put the members without a weight first). Not in
+  // a collection: there Virtuoso's keyset FILTER then lost members of cursor walks.
+  const ordered = lessThan(end, comparableValue(end, other), compared);
+  const less = build.list.underParent ? op('coalesce', ordered, literal('false', XSD_BOOLEAN)) : ordered;
+  clauses.leastValueOnly.push(optional(...keyValues(build, key, other, `k${i}_other_`), filter(less)));
+  clauses.leastValueConditions.push(op('!', op('bound', other)));
+  clauses.order.push({ expression: missing }, { expression: compared, descending });
+  clauses.keys.push({ value: compared, descending, missing, present, ...exactKey(end, compared, i) });
+}
+
+/**
+ * Sort key `i` of a grouped list: the aggregate `?key<i>` (MIN, or MAX for a descending key of
+ * several values) of {@link groupedValue}, and the flag of a member without any.
+ */
+function groupedKey(build: KeyBuild, key: SortKey, i: number): void {
+  const { clauses } = build;
+  const end = key.path.end as Attribute;
+  const { descending } = key;
+  const aggregation = descending && key.path.multiValued ? 'max' : 'min';
+  const { aggregated, present } = groupedValue(build, key, i, aggregation);
+  const key_ = keyVariable(i);
+  clauses.aggregates.push({ expression: aggregate(aggregation, aggregated), variable: key_ });
+  const missing = variable(`missing${i}`);
+  // The flag is bound per row, then aggregated: Virtuoso 7.2 takes a key of a member hung off a
+  // parent's OPTIONAL for bound inside an aggregate (MIN(IF(BOUND(?k0), 0, 1)) and COUNT(?k0)
+  // gave 0 and 1 for a unit without ?k0), which put the members without it first on a cursor
+  // page of a related list and lost them from a walk.
+  const flag = variable(`f${i}`);
+  clauses.flagBinds.push(bind(unboundFlag(present), flag));
+  clauses.missingFlags.push({ expression: aggregate('min', flag), variable: missing });
+  const compared = end.language !== undefined ? op('substr', key_, integer(2)) : key_;
+  clauses.order.push({ expression: unboundFlag(key_) }, { expression: compared, descending });
+  clauses.keys.push({
+    value: compared,
+    descending,
+    missing,
+    present: op('=', missing, integer(0)),
+    ...exactKey(end, key_, i),
+  });
+}
+
+/**
+ * What the aggregate of grouped key `i` picks from (`aggregated`): the value the key compares by
+ * (comparable.ts), or for a language key a tiered text, or the member's own key computed apart;
+ * `present` is bound when the member has a value. Adds the OPTIONAL (and BIND) that bind them.
+ */
+function groupedValue(
+  build: KeyBuild,
+  key: SortKey,
+  i: number,
+  aggregation: 'min' | 'max',
+): { aggregated: Expression; present: VariableTerm } {
+  const { clauses, list } = build;
+  const end = key.path.end as Attribute;
+  const value = variable(`k${i}`);
+  const tier = aggregation === 'max' ? 'high' : 'low';
+  if (list.members && (key.path.multiValued || end.language !== undefined)) {
+    // Each member's key, in a sub-select over the list's members alone, joined to the members
+    // by an OPTIONAL: one row per member and key, where the OPTIONALs of the values themselves
+    // join every key's values, so that a member has as many rows as the product of its keys'
+    // values (a quantity kind's labels times its units' symbols: Jena ARQ past 10 s). Only for
+    // keys that multiply rows: Virtuoso 7.2 lost a single-valued decimal key computed so after
+    // a many key (/items/313133/see-also?sort=see-also.tags,amount,label, real-shapes).
+    const perMember = variable(`m${i}`);
+    const compared = end.language !== undefined ? tieredText(value, end, tier) : comparableValue(end, value);
+    const pattern = [...list.members, ...keyValues(build, key, value, `k${i}_`)];
+    const memberKey = { expression: aggregate(aggregation, compared), variable: perMember };
+    clauses.optionals.push(optional(groupedSelect(list.subject, memberKey, pattern)));
+    return { aggregated: perMember, present: perMember };
+  }
+  clauses.optionals.push(optional(...keyValues(build, key, value, `k${i}_`)));
+  if (end.language === undefined) return { aggregated: comparableValue(end, value), present: value };
+  // A language tier digit in front of the text makes MIN/MAX pick the preferred language
+  // first; ORDER BY then skips the digit (see the sort semantics in docs/api.md). The BIND comes
+  // after the OPTIONALs, guarded by BOUND: Virtuoso evaluates a BIND inside an OPTIONAL even
+  // when the OPTIONAL does not match, which made a missing key the smallest one.
+  const tiered = variable(`t${i}`);
+  clauses.binds.push(bind(op('if', op('bound', value), tieredText(value, end, tier), variable(`none${i}`)), tiered));
+  return { aggregated: tiered, present: tiered };
 }
 
 /** `a < b` in a key's order. Booleans by truth value: Oxigraph's `<` on booleans is an error. */

@@ -26,7 +26,7 @@ function serverMetrics() {
   const list = { members: [], keys: [], places: new Map() };
   return {
     text: () => metrics.registry.metrics(),
-    lookup: (hit: boolean) => metrics.cacheLookup('bench', hit),
+    lookup: (outcome: 'hit' | 'miss') => metrics.cacheLookup('bench', outcome),
     page: (key: string) =>
       windows.list(
         key,
@@ -41,10 +41,10 @@ function serverMetrics() {
 describe('metricsSnapshot and between', () => {
   it('count what the server counted between two scrapes: cache lookups and applied deltas', async () => {
     const server = serverMetrics();
-    server.lookup(true);
+    server.lookup('hit');
     server.delta(0.2);
     const before = metricsSnapshot(await server.text());
-    for (const hit of [true, true, true, false]) server.lookup(hit);
+    for (const outcome of ['hit', 'hit', 'hit', 'miss'] as const) server.lookup(outcome);
     await server.page('a'); // a miss: the list is read
     await server.page('a'); // a hit
     await server.page('a');

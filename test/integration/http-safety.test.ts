@@ -14,7 +14,7 @@ import { type Logger, pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import { type AppOptions, createApp } from '../../src/app.js';
 import type { DatasetOptions } from '../../src/dataset.js';
-import { ClientGone } from '../../src/http/json-api-handler.js';
+import { ClientGone } from '../../src/http/request-signal.js';
 import { createApiServer, stopGracefully } from '../../src/http/server.js';
 import { DEFAULT_REQUEST_LIMITS } from '../../src/plan/plan.js';
 import type { Store } from '../../src/store/store.js';

@@ -55,26 +55,35 @@ function strategyOf(type: ResourceType): string {
   return id.base === '' ? 'an IRI' : `an IRI under ${id.base}`;
 }
 
+/** The dataset whose types {@link warnEmptyTypes} checks. */
+export interface CheckedDataset {
+  readonly name: string;
+  readonly mapping: Mapping;
+  readonly store: Store;
+}
+
+/** Where {@link warnEmptyTypes} warns, and what its warnings say. */
+export interface EmptyTypesWarnings {
+  readonly logger: Pick<Logger, 'warn'>;
+  /** Once aborted (the server is stopping), nothing is logged: the store closing under the query is no news. */
+  readonly quiet?: AbortSignal;
+  /** The graph the store reads, as the warnings name it (a graph, or the union of the files'); `its store` by default. */
+  readonly where?: string;
+}
+
 /**
  * Start-up check of a dataset: warns once for every type of its mapping that has no member at all
  * (a wrong class, id strategy or graph is the usual cause), e.g. `type "units" has no member (no
  * resource of class <http://…> with an id of its strategy: a <…uuid> value) in dataset default,
- * graph <http://…>`; `where` names the graph the store reads (a graph, or the union of the files').
- * When no type has a member, one warning says so, naming the graph: a wrong `--graph` is then the
+ * graph <http://…>`. When no type has a member, one warning says so, naming the graph: a wrong `--graph` is then the
  * likely cause, not each type. One query for all types, on the heavy lane. It never rejects: when
- * the store cannot answer, it warns that the check could not run. Once `quiet` has aborted (the
- * server is stopping) it logs nothing, since the store closing under the query is no news.
+ * the store cannot answer, it warns that the check could not run.
  *
- * @example void warnEmptyTypes('default', mapping, store, logger, stopping.signal, 'graph <http://example.org/g>')
+ * @example void warnEmptyTypes(dataset, { logger, quiet: stopping.signal, where: 'graph <http://example.org/g>' })
  */
-export async function warnEmptyTypes(
-  dataset: string,
-  mapping: Mapping,
-  store: Store,
-  logger: Pick<Logger, 'warn'>,
-  quiet?: AbortSignal,
-  where = 'its store',
-): Promise<void> {
+export async function warnEmptyTypes(checked: CheckedDataset, warnings: EmptyTypesWarnings): Promise<void> {
+  const { name: dataset, mapping, store } = checked;
+  const { logger, quiet, where = 'its store' } = warnings;
   let empty: ResourceType[];
   try {
     empty = await findEmptyTypes(mapping, store);

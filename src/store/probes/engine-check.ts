@@ -4,7 +4,8 @@ import type { TextOrder } from '../../rdf/text-order.js';
 import { toText } from '../../sparql/to-text.js';
 import { decorateStore } from '../decorate-store.js';
 import type { Store } from '../store.js';
-import { CHECKS, type EngineCheckName, type EngineFinding } from './engine-questions.js';
+import type { EngineCheckName } from './engine-question.js';
+import { CHECKS, type EngineFinding } from './engine-questions.js';
 
 export type { EngineFinding } from './engine-questions.js';
 
@@ -83,8 +84,9 @@ export async function checkEngines(
   logger: Pick<Logger, 'info' | 'warn'>,
   signal: AbortSignal,
 ): Promise<void> {
-  // One attempt: true when the store answered (or the server is stopping), false to ask again.
-  const attempt = async (name: string, store: Store, first: boolean): Promise<boolean> => {
+  // One attempt: true when the store answered (or the server is stopping), false to ask again,
+  // after telling `failed` why.
+  const attempt = async (name: string, store: Store, failed?: (error: unknown) => void): Promise<boolean> => {
     try {
       const found = await checkEngine(store);
       if (signal.aborted) return true;
@@ -92,23 +94,23 @@ export async function checkEngines(
       report(name, found, logger);
       return true;
     } catch (error) {
-      if (signal.aborted) return true;
-      // Info, not a warning: the empty-types check (empty-types.ts) already warns that the store is down.
-      if (first)
-        logger.info(
-          { dataset: name, err: (error as Error).message ?? error },
-          `could not check the engine of dataset ${name} yet (asking again every ${RETRY_MS / 1000} s): ${(error as Error).message ?? error}`,
-        );
-      return false;
+      if (!signal.aborted) failed?.(error);
+      return signal.aborted;
     }
   };
+  // Info, not a warning: the empty-types check (empty-types.ts) already warns that the store is down.
+  const notYet = (name: string) => (error: unknown) =>
+    logger.info(
+      { dataset: name, err: (error as Error).message ?? error },
+      `could not check the engine of dataset ${name} yet (asking again every ${RETRY_MS / 1000} s): ${(error as Error).message ?? error}`,
+    );
   const again = async (name: string, store: Store) => {
     do await sleep(RETRY_MS, undefined, { signal, ref: false }).catch(() => undefined);
-    while (!signal.aborted && !(await attempt(name, store, false)));
+    while (!signal.aborted && !(await attempt(name, store)));
   };
   await Promise.all(
     datasets.map(async ({ name, store }) => {
-      if (!signal.aborted && !(await attempt(name, store, true))) void again(name, store);
+      if (!signal.aborted && !(await attempt(name, store, notYet(name)))) void again(name, store);
     }),
   );
 }

@@ -45,7 +45,7 @@ describe('local ids: round trips', () => {
     expect(iriProblem(iri)).toBeUndefined();
     expect(iriToId(strategy, iri)).toBe(id);
     expect(resolveId(strategy, id)).toEqual({ kind: 'iri', iri });
-    // ids sort as their IRIs do, as the list query orders them (sort-clauses.ts idSortExpression)
+    // ids sort as their IRIs do, as the list query orders them (sparql/id-sort.ts idSortExpression)
     expect(idSortValue(strategy, id)).toBe(iri);
   });
 
