@@ -1,12 +1,14 @@
 import type { SelectQuery } from 'sparqljs';
 import type { KeptLists } from '../execute/paths/access-path.js';
 import { noParent } from '../execute/paths/list-rows.js';
+import { listShape } from '../execute/paths/list-shape.js';
 import { listLane, runQuery } from '../execute/run-query.js';
 import type { Trace } from '../execute/trace.js';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
 import type { Mapping } from '../mapping/model.js';
 import type { ListRequest } from '../plan/plan.js';
-import { buildListQuery, membersReaching, restrictedToMembers } from '../sparql/list-query.js';
+import { LIST_QUERIES } from '../sparql/list-shapes.js';
+import { membersReaching, restrictedToMembers } from '../sparql/member-queries.js';
 import { perMemberKeyIndex } from '../sparql/per-member-key.js';
 import { toText } from '../sparql/to-text.js';
 import { type Store, StoreError } from '../store/store.js';
@@ -42,7 +44,7 @@ export function keptLists(windows: ListWindows, whole: WholeListReads = { kind: 
     cut: async (read, query, context) => {
       const { request, window, keyset } = read;
       const list = await cachedList(windows, { ...context, request, query, whole });
-      if (!list) return { kind: 'not-kept' };
+      if (!list) return { kind: 'not-kept', why: NOT_KEPT[whole.kind] };
       const total = read.count !== 'none' ? { total: list.members.length } : {};
       if (!keyset) return { kind: 'cut', read: { members: offsetSlice(list, window), ...total } };
       const cut = cursorSlice(list, {
@@ -54,6 +56,13 @@ export function keptLists(windows: ListWindows, whole: WholeListReads = { kind: 
     },
   };
 }
+
+/** Why a page's list is not kept, by how lists are read whole. */
+const NOT_KEPT = {
+  'in-request': 'too big, cut short by the store, or changing faster than it is read',
+  background:
+    'being read in the background, too big, cut short by the store, its read failed, or changing faster than it is read',
+} as const;
 
 /** Which list {@link cachedList} asks for, through which store, and how it is read whole. */
 export interface ListAsked {
@@ -77,7 +86,8 @@ export interface ListAsked {
  */
 export async function cachedList(windows: ListWindows, asked: ListAsked): Promise<OrderedList | undefined> {
   const { mapping, request, store, trace, whole = { kind: 'in-request' } } = asked;
-  const query = asked.query ?? buildListQuery(mapping, request, undefined, { fromEnd: false });
+  const query =
+    asked.query ?? LIST_QUERIES[listShape(mapping, request)](mapping, request, { keyset: { fromEnd: false } });
   const read = (from: Store) => () =>
     runQuery(from, query, listLane(request), 'whole-list').then(
       (rows) => orderedList(request, rows),

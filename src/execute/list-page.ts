@@ -1,4 +1,4 @@
-import type { Attribute } from '../mapping/model.js';
+import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Paging, Window } from '../plan/plan.js';
 import { type Cursor, encodeCursor } from '../request/cursor.js';
 import { CURSOR_PAGINATION_PROFILE } from '../request/media-types.js';
@@ -6,7 +6,7 @@ import { pageStart } from '../request/parse-page.js';
 import type { PageParts } from '../shape/documents.js';
 import { cursorLinks, offsetLinks, type PageBase, requestLink } from '../shape/page-links.js';
 import type { Member } from '../shape/resource-objects.js';
-import type { ListRead, ListTraits, PathContext } from './paths/access-path.js';
+import type { AccessPath, ListRead, ListTraits, PathContext } from './paths/access-path.js';
 import { planListRead } from './paths/plan-list-read.js';
 import { readList } from './paths/read-list.js';
 import type { FieldValues } from './rows.js';
@@ -120,8 +120,13 @@ export function pageRead(request: ListRequest, paging: Paging, attributes: reado
   return { request, window, keyset: { after, before, fromEnd }, count, attributes };
 }
 
-/** What the planner reads of the store and of what the app remembers. */
-const traitsOf = (context: PathContext): ListTraits => ({
+/**
+ * What the planner reads of the store and of what the app remembers (the dry plan plans with the
+ * same traits as the run).
+ *
+ * @example planListRead(mapping, read, traitsOf({ store, kept, hints, memo }))
+ */
+export const traitsOf = (context: Pick<PathContext, 'store' | 'kept' | 'hints' | 'memo'>): ListTraits => ({
   oneGraph: context.store.oneGraph,
   textOrder: context.store.textOrder,
   windowCache: context.kept !== undefined,
@@ -134,8 +139,20 @@ const traitsOf = (context: PathContext): ListTraits => ({
  * (never from the window cache, uncounted). 404 when the list hangs off a parent that does not exist.
  */
 export async function listWindow(context: PathContext, request: ListRequest, window: Window): Promise<Member[]> {
-  const read: ListRead = { request, window, count: 'none', attributes: [] };
   const { kept: _, ...unkept } = context;
-  const path = planListRead(context.mapping, read, traitsOf(unkept));
-  return (await readList(path, unkept)).members;
+  return (await readList(planWindowRead(context.mapping, { request, window }, traitsOf(context)), unkept)).members;
+}
+
+/**
+ * The plan of {@link listWindow}'s read: uncounted, never from the window cache.
+ *
+ * @example planWindowRead(mapping, { request: plan.list, window: { limit: 1, offset: 0 } }, traits).kind // 'list-query'
+ */
+export function planWindowRead(
+  mapping: Mapping,
+  { request, window }: { readonly request: ListRequest; readonly window: Window },
+  traits: ListTraits,
+): AccessPath {
+  const read: ListRead = { request, window, count: 'none', attributes: [] };
+  return planListRead(mapping, read, { ...traits, windowCache: false });
 }

@@ -23,8 +23,8 @@ export class Trace {
   /** The IRIs of the resources a list's document shows as its primary data (a page's members). */
   shown?: readonly string[];
 
-  /** Records a step; `fallback` when it replaces the step before it. */
-  step(path: string, why: string, fallback = false): void {
+  /** Records a step; `fallback` when it replaces the step before it (a declared fallback of the plan). */
+  step(path: string, why: string, { fallback = false }: { readonly fallback?: boolean } = {}): void {
     this.steps.push({ path, why, ...(fallback && { fallback: true as const }) });
   }
 

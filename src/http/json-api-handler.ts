@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { type Dataset, type DatasetOptions, optionsOf } from '../dataset.js';
 import { badParameter, JsonApiError, notFound } from '../errors/json-api-error.js';
+import { describePlan } from '../execute/describe-plan.js';
 import { execute } from '../execute/execute.js';
 import type { Remembered } from '../execute/paths/access-path.js';
 import { withSignal } from '../execute/run-query.js';
@@ -17,7 +18,7 @@ import { QueryRecorder } from '../store/query-recorder.js';
 import { sendVariants, Variants } from './compression.js';
 import { represent } from './conditional.js';
 import { ALLOW } from './cors.js';
-import { explanation, queryLog } from './explain.js';
+import { dryDocument, explanation, queryLog } from './explain.js';
 import type { Handler, Request, Response } from './handler.js';
 import { parsedTarget } from './parsed-target.js';
 import { linkBaseFor } from './public-base.js';
@@ -163,20 +164,31 @@ async function answer(
     related: linkBase + canonicalPath({ ...route, linkage: undefined }),
     page,
   };
+  const remembers = remembered?.(dataset, options);
+  const planned = parameters.explain && describePlan(dataset.mapping, plan, { store: dataset.store, ...remembers });
+  // The plan alone, nothing sent to the store.
+  if (parameters.explain === 'dry' && planned)
+    return {
+      document: dryDocument(planned, links.self),
+      plan,
+      trace,
+      timing: recorder.serverTiming('dry'),
+      explained: true,
+    };
   // The store's work stops when the deadline passes, the client goes away, or the server stops.
   const stop = requestSignal(res, options.timeoutMs, shutdown);
   const { signal } = stop;
   try {
     const store = withSignal(recorder.store, signal);
-    const document = await execute(dataset.mapping, plan, { store, links, trace, ...remembered?.(dataset, options) });
+    const document = await execute(dataset.mapping, plan, { store, links, trace, ...remembers });
     // An explanation is of this one run: never cached, here or by anyone.
-    if (parameters.explain) document.meta = { ...document.meta, explain: explanation(trace, recorder) };
+    if (planned) document.meta = { ...document.meta, explain: explanation(planned, trace, recorder) };
     return {
       document,
       plan,
       trace,
       timing: recorder.serverTiming(trace.name()),
-      explained: parameters.explain ?? false,
+      explained: parameters.explain !== undefined,
     };
   } catch (error) {
     res.setHeader('Server-Timing', recorder.serverTiming(trace.name()));

@@ -27,8 +27,11 @@ export interface QueryParameters {
   readonly page: readonly FamilyParameter[];
   /** `filter` and every `filter[…]…` parameter; their grammar is parse-filter's. */
   readonly filter: readonly FamilyParameter[];
-  /** `explain-plan` was given: show the plan and the queries (`meta.explain`), where the dataset allows it. */
-  readonly explain?: true;
+  /**
+   * `explain-plan` was given: show the plan and the queries (`meta.explain`), where the dataset
+   * allows it; `analysed` as the request ran (bare, `1`, `true`), `dry` the plan alone, nothing run.
+   */
+  readonly explain?: 'analysed' | 'dry';
 }
 
 /**
@@ -68,7 +71,7 @@ export function parseQuery(rawQuery: string, filterSyntax: FilterSyntax = 'json-
     fields: FamilyParameter[];
     page: FamilyParameter[];
     filter: FamilyParameter[];
-    explain?: true;
+    explain?: 'analysed' | 'dry';
   } = { fields: [], page: [], filter: [] };
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(rawQuery)) {
@@ -83,9 +86,9 @@ export function parseQuery(rawQuery: string, filterSyntax: FilterSyntax = 'json-
     }
     const base = family[1]!;
     if (name === EXPLAIN_PARAMETER) {
-      if (!['', '1', 'true'].includes(value))
-        throw badParameter(name, `'${name}' takes no value (or 1, or true); got '${value}'.`);
-      result.explain = true;
+      if (!['', '1', 'true', 'dry'].includes(value))
+        throw badParameter(name, `'${name}' takes no value (or 1, or true; or dry: the plan alone); got '${value}'.`);
+      result.explain = value === 'dry' ? 'dry' : 'analysed';
       continue;
     }
     const members = family[2] === '' ? [] : family[2]!.slice(1, -1).split('][');

@@ -8,7 +8,8 @@ import { aggregate, filter, literal, op, variable } from './ast.js';
 import { guardedExactValue, withAttributeValues } from './fetch-query.js';
 import { idSortExpression } from './id-sort.js';
 import { type KeyRange, keysetOrder, rangeClauses, tieFreeRangeClauses } from './keyset-clause.js';
-import { buildCountQuery, buildListQuery, listPatterns, SUBJECT, select } from './list-query.js';
+import { buildCountQuery, listPatterns, SUBJECT, select } from './list-query.js';
+import { flatListQuery } from './list-shapes.js';
 import { keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
 import type { TemplateMemo } from './template-memo.js';
 import { keyLike } from './text-key.js';
@@ -20,9 +21,8 @@ import { toText } from './to-text.js';
  * the store answers from its index), add the counts up to find which key values the page's rows
  * have, and sort only the members with those values. Over 70,000 trade activities sorted by year
  * this is 25 ms on Virtuoso for the count with the histogram and 25 ms for one year's page with
- * its range count, against 13 ms for the count and 80 ms for the whole sort
- * (execute/histogram-window.ts checks that the counts add up, and reads the page the plain way
- * when they don't).
+ * its range count, against 13 ms for the count and 80 ms for the whole sort (histogram-window.ts
+ * checks that the counts add up; the plan's fallback reads the page when they don't).
  */
 
 /** Each histogram row's count of rows, `?rows`; the list's count is `?count` (`buildCountQuery`). */
@@ -46,14 +46,12 @@ const countRows = (): VariableExpression => ({ expression: aggregate('count', ne
  * their value (with the rows without one last; the later keys and the id are unbound there, and
  * tie) and the window's rows as the window orders them.
  *
- * @example buildKeyHistogramQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, 501, false)
+ * @example buildKeyHistogramQuery(mapping, { type: tradeActivities, sort: parseSort('-financial-year', …), filters: [] }, { limit: 501, oneGraph: false })
  */
 export function buildKeyHistogramQuery(
   mapping: Mapping,
   request: ListRequest,
-  limit: number,
-  oneGraph: boolean,
-  page?: SelectQuery,
+  { limit, oneGraph, page }: { readonly limit: number; readonly oneGraph: boolean; readonly page?: SelectQuery },
 ): SelectQuery | undefined {
   const sort = firstKeySort(mapping, request);
   if (!sort) return undefined;
@@ -68,7 +66,7 @@ export function buildKeyHistogramQuery(
   return {
     ...select(request.type, []),
     variables: [new Wildcard()],
-    where: [union(buildCountQuery(mapping, request, oneGraph), histogram, ...(page ? [page] : []))],
+    where: [union(buildCountQuery(mapping, request, { oneGraph }), histogram, ...(page ? [page] : []))],
     // The flat ORDER BY of the values, as the list orders them (not a grouped query's ORDER BY:
     // Virtuoso 7.2 orders one by IF(BOUND(?key0), 0, 1) as if every ?key0 were unbound).
     order: page
@@ -110,12 +108,12 @@ export function keyHistogramText(
 ): string | undefined {
   if (request.parent) return undefined; // no list of a parent is read through its histogram
   const write = () => {
-    const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
+    const query = buildKeyHistogramQuery(mapping, request, { limit, oneGraph });
     return { text: query ? toText(query, textOrder) : null };
   };
   if (!memo) return write().text ?? undefined;
   if (request.filters.length > 0) {
-    const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
+    const query = buildKeyHistogramQuery(mapping, request, { limit, oneGraph });
     if (!query) return undefined;
     const key = JSON.stringify([textOrder ?? null, query]);
     return memo.kept(FILTERED_HISTOGRAM_TEXTS, mapping, key, () => ({ text: toText(query, textOrder) })).text;
@@ -125,8 +123,17 @@ export function keyHistogramText(
   return memo.kept(HISTOGRAM_TEXTS, mapping, key, write).text ?? undefined;
 }
 
+/** Which window {@link buildRangeWindowQuery} reads: its rows, the key range, with the range's count or not, the attributes it may bring. */
+export interface RangeWindowAsked {
+  readonly window: Window;
+  readonly range: KeyRange;
+  /** With the range's count (`?rows`), to check it against the histogram's; `true` by default. */
+  readonly counted?: boolean;
+  readonly attributes?: readonly Attribute[];
+}
+
 /**
- * A window of a list's members whose first sort key lies in `range` (`buildListQuery` with the
+ * A window of a list's members whose first sort key lies in `range` (`flatListQuery` with the
  * range, its key values projected), and in one more row `?rows`, the list's rows in the range:
  * those {@link buildKeyHistogramQuery} counts, so that the two can be checked against each other.
  * Ordered again outside the UNION, which keeps no order of its own. Only for a list whose
@@ -139,10 +146,7 @@ export function keyHistogramText(
 export function buildRangeWindowQuery(
   mapping: Mapping,
   request: ListRequest,
-  window: Window,
-  range: KeyRange,
-  counted = true,
-  attributes: readonly Attribute[] = [],
+  { window, range, counted = true, attributes = [] }: RangeWindowAsked,
 ): { query: SelectQuery; withValues: boolean; carried?: Attribute; reorderable: boolean } {
   const sort = firstKeySort(mapping, request);
   if (!sort) throw new Error('A key range needs a flat attribute key first');
@@ -175,7 +179,7 @@ export function buildRangeWindowQuery(
     order: oneValue ? keysetOrder(sort.keys.slice(1), id) : order,
   };
   const page = !oneKey
-    ? buildListQuery(mapping, request, window, undefined, range)
+    ? flatListQuery(mapping, request, { sort, window, range })
     : withValues && fetched.length > 0
       ? withAttributeValues(keyPage, fetched)
       : keyPage;
@@ -231,10 +235,8 @@ function keyAttribute(request: ListRequest, attributes: readonly Attribute[]): A
   return attributes.find((attribute) => attribute.name === end.name && attribute.predicate === end.predicate);
 }
 
-const union = (...queries: SelectQuery[]): Pattern => ({
-  type: 'union',
-  patterns: queries.map((query): Pattern => ({ type: 'group', patterns: [query] })),
-});
+const union = (...queries: SelectQuery[]): Pattern => ({ type: 'union', patterns: queries.map(group) });
+const group = (query: SelectQuery): Pattern => ({ type: 'group', patterns: [query] });
 
 /** The sort clauses of a list whose first key is a flat attribute key, and that has no parent. */
 function firstKeySort(mapping: Mapping, request: ListRequest): SortClauses | undefined {

@@ -2,7 +2,8 @@ import type { SelectQuery } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
-import { buildListQuery, buildRelatedPageQuery } from './list-query.js';
+import type { ListShape } from './list-query.js';
+import { buildRelatedPageQuery, LIST_QUERIES } from './list-shapes.js';
 import { QueryTemplate } from './query-template.js';
 import type { TemplateMemo } from './template-memo.js';
 import type { FilledQuery } from './to-text.js';
@@ -31,18 +32,18 @@ export function relatedPageQuery(
 }
 
 /**
- * {@link buildListQuery}'s window of a related list (a relationship's linkage, a later page) from
- * a template of its shape, the parent's IRI or id slotted in.
+ * A window of a related list (a relationship's linkage, a later page) in the planner's `shape`
+ * ({@link LIST_QUERIES}) from a template of its shape, the parent's IRI or id slotted in.
  *
- * @example relatedListQuery(mapping, { type: concepts, parent, sort: concepts.defaultSort, filters: [] }, { limit: 20, offset: 0 })
+ * @example relatedListQuery(mapping, { type: concepts, parent, sort: concepts.defaultSort, filters: [] }, { shape: 'flat', window: { limit: 20, offset: 0 } })
  */
 export function relatedListQuery(
   mapping: Mapping,
   request: ListRequest,
-  window: Window,
-  memo?: TemplateMemo,
+  { shape, window, memo }: { shape: ListShape; window: Window; memo?: TemplateMemo | undefined },
 ): SelectQuery | FilledQuery {
-  return withParentSlot(request, { shape: ['list', window], build: (r) => buildListQuery(mapping, r, window), memo })!;
+  const build = (r: ListRequest) => LIST_QUERIES[shape](mapping, r, { window });
+  return withParentSlot(request, { shape: ['list', window], build, memo })!;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Literal, NamedNode } from '@rdfjs/types';
-import { cannotTie } from '../../src/execute/histogram-window.js';
+import { cannotTie } from '../../src/execute/histogram-blocks.js';
 import type { Attribute, Mapping, SortKey } from '../../src/mapping/model.js';
 import { valueOrder } from '../../src/request/filter-values.js';
 import { parseSort } from '../../src/request/parse-sort.js';

@@ -4,9 +4,11 @@ import type { Keyset, ListRequest, Window } from '../../plan/plan.js';
 import type { TextOrder } from '../../rdf/text-order.js';
 import type { KeyValue } from '../../request/cursor.js';
 import type { Member } from '../../shape/resource-objects.js';
+import type { ListShape } from '../../sparql/list-query.js';
 import type { TemplateMemo } from '../../sparql/template-memo.js';
 import type { FilledQuery } from '../../sparql/to-text.js';
 import type { Store } from '../../store/store.js';
+import type { Guess } from '../histogram-blocks.js';
 import type { ListHints } from '../list-hints.js';
 import type { FieldValues } from '../rows.js';
 import type { Trace } from '../trace.js';
@@ -50,16 +52,29 @@ export interface ListTraits {
   readonly memo?: TemplateMemo | undefined;
 }
 
-/** The paths that read from the store, each holding what its module needs. */
+/**
+ * A conditional child of a plan node: the node the executor takes instead of going on when its
+ * parent finds, from what it read, that `when` holds (a declared fallback or retry, never a
+ * caller trying again). It is planned with its parent, before anything runs.
+ */
+export interface Fallback {
+  /** When the executor takes it: what explain shows beside the node. */
+  readonly when: string;
+  readonly path: StorePath;
+}
+
+/** The paths that read from the store, each holding what its module needs, its queries built by the planner. */
 export type StorePath =
   | {
       readonly kind: 'histogram';
       readonly read: ListRead;
       /** The count-and-histogram query's text (also the key of the hint of lists with too many values). */
       readonly text: string;
+      /** The page guessed from the list's last histogram, riding along with it (`histogram-guess.ts`): its text is sent instead. */
+      readonly guess?: Guess | undefined;
       readonly why: string;
       /** The same read, the count given by the histogram: when the counts don't add up, or too many values. */
-      readonly fallback: StorePath;
+      readonly fallback: Fallback;
     }
   | {
       readonly kind: 'related-page';
@@ -68,12 +83,48 @@ export type StorePath =
       readonly query: SelectQuery | FilledQuery;
       readonly why: string;
       /** When a member came back with two ids: the window may have missed one. */
-      readonly fallback: StorePath;
+      readonly fallback: Fallback;
     }
-  | { readonly kind: 'related-list'; readonly read: ListRead; readonly why: string }
-  | { readonly kind: 'keyed-window'; readonly read: ListRead; readonly query: SelectQuery; readonly why: string }
-  | { readonly kind: 'list-query'; readonly read: ListRead; readonly why: string }
-  | { readonly kind: 'keyset'; readonly read: ListRead; readonly why: string };
+  | {
+      readonly kind: 'related-list';
+      readonly read: ListRead;
+      readonly shape: ListShape;
+      readonly query: SelectQuery | FilledQuery;
+      readonly why: string;
+    }
+  | {
+      readonly kind: 'keyed-window';
+      readonly read: ListRead;
+      readonly query: SelectQuery;
+      readonly why: string;
+      /** The list query: when the page reaches past the members that have the key. */
+      readonly fallback: Fallback;
+    }
+  | {
+      readonly kind: 'list-query';
+      readonly read: ListRead;
+      readonly shape: ListShape;
+      readonly query: SelectQuery;
+      readonly why: string;
+    }
+  | {
+      readonly kind: 'keyset';
+      readonly read: ListRead;
+      readonly shape: ListShape;
+      readonly query: SelectQuery;
+      readonly why: string;
+      /** `keyset-wider`: when members with two rows left the window short. */
+      readonly fallback: Fallback;
+    }
+  | {
+      /** The keyset read again with twice the rows (`read.window.limit`: twice the keyset's), and again, until the window's members are all there. */
+      readonly kind: 'keyset-wider';
+      readonly read: ListRead;
+      readonly shape: ListShape;
+      /** The first wider read's query: the later ones double its rows again. */
+      readonly query: SelectQuery;
+      readonly why: string;
+    };
 
 /** The chosen way to read a list window: from the window cache, or from the store. */
 export type AccessPath =
@@ -81,15 +132,26 @@ export type AccessPath =
   | {
       readonly kind: 'window-cache';
       readonly read: ListRead;
-      /** The whole list's query: the cache's key, and what a miss sends. */
+      /** The whole list's query: the cache's key, and what is read in the background while it is not kept. */
       readonly query: SelectQuery;
       readonly why: string;
-      /** When the list can't be kept (too big, cut short by the store), or a cursor is not in it. */
-      readonly fallback: StorePath;
+      /** When the list is not kept (being read, too big, cut short, its read failed), or a cursor is not in it. */
+      readonly fallback: Fallback;
     };
 
 /** The name of an access path, as `Server-Timing` and explain show it. */
 export type PathName = AccessPath['kind'];
+
+/**
+ * What a path's module gives back: what it read, or that it should not go on (`fall-back`, with
+ * why and the total it read): the executor then takes the path's declared {@link Fallback}.
+ */
+export type PathOutcome =
+  | { readonly kind: 'read'; readonly read: PathRead }
+  | { readonly kind: 'fall-back'; readonly because: string; readonly counted?: Counted | undefined };
+
+/** A total the step before read, or is reading (its count query already sent). */
+export type Counted = number | Promise<number | undefined>;
 
 /** What a path read: the window's members (with their sort key values for a cursor page), the total, their values. */
 export interface PathRead {
@@ -131,8 +193,5 @@ export interface KeptLists {
 /** A page cut from a kept list, or why not: the list is not kept, or a cursor's member is not in it. */
 export type KeptCut =
   | { readonly kind: 'cut'; readonly read: PathRead }
-  | { readonly kind: 'not-kept' }
+  | { readonly kind: 'not-kept'; readonly why: string }
   | { readonly kind: 'not-in-list' };
-
-/** Runs a store path (its fallback, for the module that holds one); `counted`: the total a step before read. */
-export type RunPath = (path: StorePath, context: PathContext, counted?: number) => Promise<PathRead>;

@@ -5,7 +5,7 @@ import type { Row } from '../../store/store.js';
 import { membersRead } from '../members-read.js';
 import { countValue, membersOf } from '../rows.js';
 import { listLane, runQuery } from '../run-query.js';
-import type { ListRead, PathContext, PathRead } from './access-path.js';
+import type { Counted, ListRead, PathContext, PathRead } from './access-path.js';
 
 /*
  * What the paths that read list-query rows share: the count beside the window, the proof that a
@@ -23,12 +23,12 @@ export async function withCount(
   context: PathContext,
   read: ListRead,
   rows: Promise<Row[]>,
-  counted?: number,
+  counted?: Counted,
 ): Promise<{ rows: Row[]; total?: number }> {
   const { mapping, store } = context;
   const { request, window, keyset } = read;
   const count = read.count !== 'none';
-  const [found, total] = await Promise.all([rows, count ? (counted ?? countOf(context, request)) : undefined]);
+  const [found, total] = await Promise.all([rows, countFor(context, read, counted)]);
   if (request.parent && found.length === 0) {
     const proven = window.offset === 0 && keyset === undefined;
     const parentExists = count
@@ -37,6 +37,22 @@ export async function withCount(
     if (!parentExists) throw noParent(request);
   }
   return total === undefined ? { rows: found } : { rows: found, total };
+}
+
+/**
+ * The read's total as it will come: `counted` when the step before read it (or is reading it),
+ * else the count query, sent now; `undefined` when the read is uncounted. A pending count has a
+ * handler at once: a path that falls back before it awaits it leaves it to the next path.
+ */
+export function countFor(
+  context: Pick<PathContext, 'mapping' | 'store'>,
+  read: ListRead,
+  counted?: Counted,
+): Counted | undefined {
+  if (read.count === 'none') return undefined;
+  const total = counted ?? countOf(context, read.request);
+  if (typeof total !== 'number') total.catch(() => undefined);
+  return total;
 }
 
 /**
@@ -49,8 +65,7 @@ export async function relatedTotal(
   context: Pick<PathContext, 'mapping' | 'store'>,
   request: ListRequest,
   window: Window,
-  pageRows: number,
-  members: number,
+  { pageRows, members }: { readonly pageRows: number; readonly members: number },
 ): Promise<number> {
   if (pageRows > 0 && pageRows < window.limit && (window.offset === 0 || members > 0)) return window.offset + members;
   const total = await countOf(context, request);
@@ -63,7 +78,12 @@ async function countOf(
   { mapping, store }: Pick<PathContext, 'mapping' | 'store'>,
   request: ListRequest,
 ): Promise<number | undefined> {
-  const [row] = await runQuery(store, buildCountQuery(mapping, request, store.oneGraph), listLane(request), 'count');
+  const [row] = await runQuery(
+    store,
+    buildCountQuery(mapping, request, { oneGraph: store.oneGraph }),
+    listLane(request),
+    'count',
+  );
   if (request.parent && countValue(row, 'parents') === 0) return undefined;
   return countValue(row, 'count');
 }

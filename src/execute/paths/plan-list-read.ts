@@ -1,50 +1,64 @@
+import type { SelectQuery } from 'sparqljs';
 import type { Mapping } from '../../mapping/model.js';
 import type { ListRequest } from '../../plan/plan.js';
 import type { Cursor } from '../../request/cursor.js';
 import { valueOrder } from '../../request/filter-values.js';
 import { keyHistogramText } from '../../sparql/key-histogram.js';
-import { buildKeyedWindowQuery, buildListQuery } from '../../sparql/list-query.js';
-import { relatedPageQuery } from '../../sparql/parent-template.js';
-import type { AccessPath, ListRead, ListTraits, PathName, StorePath } from './access-path.js';
+import { LIST_QUERIES } from '../../sparql/list-shapes.js';
+import { buildKeyedWindowQuery } from '../../sparql/member-queries.js';
+import { relatedListQuery, relatedPageQuery } from '../../sparql/parent-template.js';
+import type { FilledQuery } from '../../sparql/to-text.js';
+import { guessWindow, MAX_HISTOGRAM_VALUES, type ReadHistogram } from '../histogram-blocks.js';
+import type { AccessPath, Fallback, ListRead, ListTraits, PathName, StorePath } from './access-path.js';
+import { listShape } from './list-shape.js';
 
-/** More distinct values than this and a histogram costs more than it saves: the list is sorted whole. */
-export const MAX_HISTOGRAM_VALUES = 500;
-
-/** What the rules look at: the read, the traits, and the queries a path would send (each built once, when a rule asks). */
-class Candidate {
+/** What the rules look at: the read, the traits, and the queries a path would send (each built before any rule asks). */
+export interface Candidate {
+  readonly mapping: Mapping;
+  readonly read: ListRead;
+  readonly traits: ListTraits;
+  /** An offset page (no keyset). */
+  readonly offsetPage: boolean;
   /** The count and histogram query's text, unless the list can't be read so or had too many values lately. */
-  readonly histogram = once(() => {
-    const { mapping, read, traits } = this;
-    const { oneGraph, textOrder, memo } = traits;
-    const text = keyHistogramText(mapping, read.request, {
-      limit: MAX_HISTOGRAM_VALUES + 1,
-      oneGraph,
-      textOrder,
-      memo,
-    });
-    return text !== undefined && !traits.hints?.manyValues(text) ? text : undefined;
-  });
-  readonly relatedPage = once(() =>
-    relatedPageQuery(this.mapping, this.read.request, { ...this.read, memo: this.traits.memo }),
-  );
-  readonly keyed = once(() =>
-    buildKeyedWindowQuery(this.mapping, this.read.request, this.read.window, this.traits.oneGraph),
-  );
-
-  constructor(
-    readonly mapping: Mapping,
-    readonly read: ListRead,
-    readonly traits: ListTraits,
-  ) {}
-
-  get offsetPage(): boolean {
-    return this.read.keyset === undefined;
-  }
+  readonly histogram: string | undefined;
+  readonly relatedPage: SelectQuery | FilledQuery | undefined;
+  readonly keyed: SelectQuery | undefined;
 }
+
+/** The candidate of a read: every query a rule looks at, built now (a text the template memo keeps costs a lookup). */
+function candidateOf(mapping: Mapping, read: ListRead, traits: ListTraits): Candidate {
+  const { oneGraph, textOrder, memo } = traits;
+  const { request, window } = read;
+  const text = keyHistogramText(mapping, request, { limit: MAX_HISTOGRAM_VALUES + 1, oneGraph, textOrder, memo });
+  return {
+    mapping,
+    read,
+    traits,
+    offsetPage: read.keyset === undefined,
+    histogram: text !== undefined && !traits.hints?.manyValues(text) ? text : undefined,
+    relatedPage: relatedPageQuery(mapping, request, { ...read, memo }),
+    keyed: buildKeyedWindowQuery(mapping, request, { window, oneGraph }),
+  };
+}
+
+/**
+ * When each declared fallback is taken: the conditional children of the plan, by the path they
+ * hang off (explain shows them beside the node; the trace names the child when it is taken).
+ */
+export const FALLBACK_WHEN = {
+  'window-cache':
+    'the list is not kept (being read in the background, too big, cut short by the store, its read failed, or changing faster than it is read), or a cursor is not in it',
+  histogram:
+    'the histogram does not give the page: over 500 values, counts that do not add up, or a cursor value that may tie',
+  'related-page': 'a member comes back with two ids (the window may have missed one)',
+  'keyed-window': 'the page reaches past the members that have the key',
+  keyset: 'members with two rows (least key values that tie while they differ as terms) leave the window short',
+} as const satisfies Partial<Record<PathName, string>>;
 
 /** One row of the planner's table: a path, when it applies (in words and as a test), and what it costs. */
 export interface PathRule {
-  readonly path: PathName;
+  /** A path a rule chooses: every one but `keyset-wider`, which only a keyset's retry takes. */
+  readonly path: Exclude<PathName, 'keyset-wider'>;
   /** When the path is taken (the first rule that applies wins): what explain says, and the cost table's column. */
   readonly when: string;
   /** The queries the path sends for the list itself (the fetch and include levels come after): the cost table's column. */
@@ -73,13 +87,13 @@ export const PATH_RULES: readonly PathRule[] = [
     applies: (c) =>
       c.read.count === 'query' &&
       (c.offsetPage || afterOnly(c.read.request, c.read.keyset?.after, c.read.keyset?.before)) &&
-      c.histogram() !== undefined,
+      c.histogram !== undefined,
   },
   {
     path: 'related-page',
     when: 'the first page of a related list sorted by id that shows attributes',
     queries: '1: the page with its members’ values; +1 (the count) when it is empty or full',
-    applies: (c) => c.offsetPage && c.read.window.offset === 0 && c.relatedPage() !== undefined,
+    applies: (c) => c.offsetPage && c.read.window.offset === 0 && c.relatedPage !== undefined,
   },
   {
     path: 'related-list',
@@ -92,7 +106,7 @@ export const PATH_RULES: readonly PathRule[] = [
     when: 'a list sorted by a key of several values per member (a to-many path)',
     queries:
       '1: the page among the members that have the key, the count alongside (+1); +1 when the page reaches past them (the list query)',
-    applies: (c) => c.offsetPage && c.keyed() !== undefined,
+    applies: (c) => c.offsetPage && c.keyed !== undefined,
   },
   {
     path: 'list-query',
@@ -110,71 +124,93 @@ export const PATH_RULES: readonly PathRule[] = [
 ];
 
 /**
- * Plans a read of a list: the access path it takes, with its fallback, from the first rule of
- * {@link PATH_RULES} that applies. Pure: it builds the queries a rule needs to decide, and
- * sends nothing.
+ * Plans a read of a list: the access path it takes, from the first rule of {@link PATH_RULES}
+ * that applies, with every conditional child (fallback, retry) planned too, each with its queries
+ * where they do not depend on an earlier answer. Pure: it builds the queries and sends nothing;
+ * the plan is complete data before anything runs (explain's dry plan shows it whole).
  *
  * @example planListRead(mapping, { request, window: { limit: 21, offset: 0 }, count: 'query', attributes }, traits).kind // 'histogram'
  */
 export function planListRead(mapping: Mapping, read: ListRead, traits: ListTraits): AccessPath {
-  return planFrom(0, new Candidate(mapping, read, traits));
+  return planFrom(0, candidateOf(mapping, read, traits));
 }
 
 function planFrom(first: number, c: Candidate): AccessPath {
   const index = PATH_RULES.findIndex((rule, i) => i >= first && rule.applies(c));
   const { path, when: why } = PATH_RULES[index]!;
   const { mapping, read } = c;
-  // A fallback is planned when first asked for: a page cut from the window cache never needs one.
-  const next = (from: Candidate = c) => once(() => planFrom(index + 1, from) as StorePath);
+  const { request, window, keyset } = read;
+  const next = (from: Candidate = c): StorePath => storePath(planFrom(index + 1, from));
+  const shape = listShape(mapping, request);
   switch (path) {
     case 'window-cache': {
-      const fallback = next();
-      const query = buildListQuery(mapping, read.request, undefined, { fromEnd: false });
-      return {
-        kind: path,
-        read,
-        why,
-        query,
-        get fallback() {
-          return fallback();
-        },
-      };
+      const query = LIST_QUERIES[shape](mapping, request, { keyset: { fromEnd: false } });
+      return { kind: path, read, why, query, fallback: fallback(path, next()) };
     }
     case 'histogram': {
-      const fallback = next(new Candidate(mapping, { ...read, count: 'given' }, c.traits));
+      const given = candidateOf(mapping, { ...read, count: 'given' }, c.traits);
+      return { kind: path, read, why, text: c.histogram!, guess: guessOf(c), fallback: fallback(path, next(given)) };
+    }
+    case 'related-page':
+      return { kind: path, read, why, query: c.relatedPage!, fallback: fallback(path, next()) };
+    case 'related-list':
       return {
         kind: path,
         read,
         why,
-        text: c.histogram()!,
-        get fallback() {
-          return fallback();
-        },
+        shape,
+        query: relatedListQuery(mapping, request, { shape, window, memo: c.traits.memo }),
       };
+    case 'keyed-window': {
+      const list = PATH_RULES.find((rule) => rule.path === 'list-query')!;
+      const listQuery = LIST_QUERIES[shape](mapping, request, { window });
+      const plain: StorePath = { kind: 'list-query', read, why: list.when, shape, query: listQuery };
+      return { kind: path, read, why, query: c.keyed!, fallback: fallback(path, plain) };
     }
-    case 'related-page': {
-      const fallback = next();
-      return {
-        kind: path,
-        read,
-        why,
-        query: c.relatedPage()!,
-        get fallback() {
-          return fallback();
-        },
+    case 'list-query':
+      return { kind: path, read, why, shape, query: LIST_QUERIES[shape](mapping, request, { window }) };
+    case 'keyset': {
+      const wider = { ...read, window: { ...window, limit: window.limit * 2 } };
+      const retry: StorePath = {
+        kind: 'keyset-wider',
+        read: wider,
+        why: 'the keyset read again with twice the rows, and again, until the window’s members are all there or the list ends',
+        shape,
+        query: LIST_QUERIES[shape](mapping, request, { window: wider.window, keyset }),
       };
+      const query = LIST_QUERIES[shape](mapping, request, { window, keyset });
+      return { kind: path, read, why, shape, query, fallback: fallback(path, retry) };
     }
-    case 'keyed-window':
-      return { kind: path, read, why, query: c.keyed()! };
-    default:
-      return { kind: path, read, why };
   }
 }
 
-/** `make`'s value, made on the first call. */
-function once<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
+/** A path's declared fallback, with when it is taken. */
+const fallback = (from: keyof typeof FALLBACK_WHEN, path: StorePath): Fallback => ({ when: FALLBACK_WHEN[from], path });
+
+/** A fallback is a store path: the window cache's rule comes first, and a fallback is planned from the rules after its path's. */
+function storePath(path: AccessPath): StorePath {
+  if (path.kind === 'window-cache') throw new Error('The window cache is never a fallback');
+  return path;
+}
+
+/**
+ * The page guessed from the list's last histogram (`histogram-blocks.ts`), when the hints keep
+ * one: an offset page only (a cursor's page starts where a query more says).
+ */
+function guessOf(c: Candidate) {
+  const { mapping, read, traits } = c;
+  if (read.keyset || !traits.hints || !c.histogram) return undefined;
+  const last = traits.hints.lastHistogram<ReadHistogram>(mapping, c.histogram).last;
+  if (!last) return undefined;
+  const { oneGraph, textOrder } = traits;
+  return guessWindow(last, {
+    mapping,
+    request: read.request,
+    window: read.window,
+    oneGraph,
+    textOrder,
+    attributes: read.attributes,
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { AccessPath, PathContext, PathRead, StorePath } from './access-path.js';
+import type { AccessPath, Counted, PathContext, PathOutcome, PathRead } from './access-path.js';
 import { readHistogram } from './histogram-path.js';
 import { readKeyedWindow } from './keyed-window-path.js';
-import { readKeyset } from './keyset-path.js';
+import { readKeyset, readKeysetWider } from './keyset-path.js';
 import { readListQuery } from './list-query-path.js';
 import { readRelatedList } from './related-list-path.js';
 import { readRelatedPage } from './related-page-path.js';
@@ -9,23 +9,35 @@ import { readWindowCache } from './window-cache-path.js';
 
 /**
  * Runs a planned access path (`plan-list-read.ts`) by its module, and records it in the
- * request's trace. The module runs the path's queries and, where it has one, its fallback; no
- * module hands back to be read another way.
+ * request's trace. A module that finds it should not go on says so (`fall-back`): this takes the
+ * path's declared fallback, the plan's conditional child, records it under its name, and runs it
+ * with the count the path read. No module runs another path itself.
  *
  * @example await readList(planListRead(mapping, read, traits), context)
  */
 export function readList(path: AccessPath, context: PathContext): Promise<PathRead> {
   context.trace.step(path.kind, path.why);
-  return path.kind === 'window-cache' ? readWindowCache(path, context, runStorePath) : runStorePath(path, context);
+  return run(path, context);
 }
 
-/** A store path by its module (`counted`: the total the step before read); a fallback's step is recorded by the module that falls back. */
-function runStorePath(path: StorePath, context: PathContext, counted?: number): Promise<PathRead> {
+async function run(path: AccessPath, context: PathContext, counted?: Counted): Promise<PathRead> {
+  const outcome = await runPath(path, context, counted);
+  if (outcome.kind === 'read') return outcome.read;
+  if (!('fallback' in path)) throw new Error(`The ${path.kind} path has no fallback to take`);
+  const next = path.fallback.path;
+  context.trace.step(next.kind, `${outcome.because}: ${next.why}`, { fallback: true });
+  return run(next, context, outcome.counted);
+}
+
+/** A path by its module (`counted`: the total the step before read, or is reading). */
+function runPath(path: AccessPath, context: PathContext, counted?: Counted): Promise<PathOutcome> {
   switch (path.kind) {
+    case 'window-cache':
+      return readWindowCache(path, context);
     case 'histogram':
-      return readHistogram(path, context, runStorePath);
+      return readHistogram(path, context);
     case 'related-page':
-      return readRelatedPage(path, context, runStorePath);
+      return readRelatedPage(path, context);
     case 'related-list':
       return readRelatedList(path, context);
     case 'keyed-window':
@@ -34,5 +46,7 @@ function runStorePath(path: StorePath, context: PathContext, counted?: number): 
       return readListQuery(path, context, counted);
     case 'keyset':
       return readKeyset(path, context, counted);
+    case 'keyset-wider':
+      return readKeysetWider(path, context, counted);
   }
 }

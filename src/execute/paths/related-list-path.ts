@@ -1,7 +1,6 @@
-import { relatedListQuery } from '../../sparql/parent-template.js';
 import { membersOf } from '../rows.js';
 import { listLane, runQuery } from '../run-query.js';
-import type { PathContext, PathRead, StorePath } from './access-path.js';
+import type { PathContext, PathOutcome, StorePath } from './access-path.js';
 import { relatedTotal } from './list-rows.js';
 
 /**
@@ -14,15 +13,10 @@ import { relatedTotal } from './list-rows.js';
 export async function readRelatedList(
   path: Extract<StorePath, { kind: 'related-list' }>,
   context: PathContext,
-): Promise<PathRead> {
+): Promise<PathOutcome> {
   const { request, window } = path.read;
-  const rows = await runQuery(
-    context.store,
-    relatedListQuery(context.mapping, request, window, context.memo),
-    listLane(request),
-    'list',
-  );
+  const rows = await runQuery(context.store, path.query, listLane(request), 'list');
   const members = new Set(rows.flatMap((row) => (row.s ? [row.s.value] : []))).size;
-  const total = await relatedTotal(context, request, window, rows.length, members);
-  return { members: membersOf(request.type, rows, true), total };
+  const total = await relatedTotal(context, request, window, { pageRows: rows.length, members });
+  return { kind: 'read', read: { members: membersOf(request.type, rows, true), total } };
 }

@@ -1,6 +1,6 @@
 import rdf from '@rdfjs/data-model';
 import { describe, expect, it } from 'vitest';
-import { cannotTie } from '../../../src/execute/histogram-window.js';
+import { cannotTie } from '../../../src/execute/histogram-blocks.js';
 import { XSD } from '../../../src/rdf/vocabulary.js';
 
 const typed = (value: string, type: string) => rdf.literal(value, rdf.namedNode(`${XSD}${type}`));

@@ -24,7 +24,7 @@ describe('Trace: the steps a request took, as Server-Timing names them', () => {
     ],
   ] as const)('%j → %s', (steps, name) => {
     const trace = new Trace();
-    for (const [path, fallback] of steps) trace.step(path, `why ${path}`, fallback);
+    for (const [path, fallback] of steps) trace.step(path, `why ${path}`, { fallback });
     expect(trace.name()).toBe(name);
     expect(trace.steps.map((step) => step.why)).toEqual(steps.map(([path]) => `why ${path}`));
     expect(trace.steps.filter((step) => step.fallback).length).toBe(steps.filter(([, fallback]) => fallback).length);

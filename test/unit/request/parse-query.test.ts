@@ -28,9 +28,10 @@ describe('parseQuery: accepted query strings', () => {
     },
     { input: 'include=', expected: { ...none, include: '' } },
     // explain-plan (implementation-specific: a name with a character outside a-z), bare, 1 or true.
-    { input: 'explain-plan', expected: { ...none, explain: true } },
-    { input: 'sort=x&explain-plan=1', expected: { ...none, sort: 'x', explain: true } },
-    { input: 'explain%2Dplan=true', expected: { ...none, explain: true } },
+    { input: 'explain-plan', expected: { ...none, explain: 'analysed' } },
+    { input: 'explain-plan=dry', expected: { ...none, explain: 'dry' } },
+    { input: 'sort=x&explain-plan=1', expected: { ...none, sort: 'x', explain: 'analysed' } },
+    { input: 'explain%2Dplan=true', expected: { ...none, explain: 'analysed' } },
     // Families with members: each parameter with its name as sent, its members and its value.
     {
       input: 'fields[concepts]=label,notation',

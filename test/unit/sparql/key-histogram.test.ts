@@ -29,14 +29,12 @@ const WINDOW = { limit: 20, offset: 40 };
 /** The range window query of one key value, with the members' values of `names` (no range count). */
 function rangeWindow(type: string, sort: string, value: string, names: string[], counted = false) {
   const term = rdf.literal(value);
-  const built = buildRangeWindowQuery(
-    mapping,
-    list(type, sort),
-    WINDOW,
-    { from: term, to: term },
+  const built = buildRangeWindowQuery(mapping, list(type, sort), {
+    window: WINDOW,
+    range: { from: term, to: term },
     counted,
-    attributes(type, ...names),
-  );
+    attributes: attributes(type, ...names),
+  });
   return { ...built, text: toText(built.query) };
 }
 
@@ -122,7 +120,7 @@ describe('keyHistogramText: written once per list (a filtered one per query), th
     oneGraph: boolean,
     order?: 'code point' | 'UTF-16 code units',
   ) => {
-    const query = buildKeyHistogramQuery(mapping, request, limit, oneGraph);
+    const query = buildKeyHistogramQuery(mapping, request, { limit, oneGraph });
     return query && toText(query, order);
   };
   const filtered = (filter: string): ListRequest => ({
@@ -197,9 +195,13 @@ describe('keyHistogramText: written once per list (a filtered one per query), th
 describe('buildKeyHistogramQuery with a page: the window rides along as a third branch', () => {
   const request = list('trade-activities', '-financial-year');
   const year = rdf.literal('2016-01-01Z', rdf.namedNode(`${XSD}date`));
-  const page = buildRangeWindowQuery(mapping, request, WINDOW, { from: year, to: year }, false);
-  const alone = buildKeyHistogramQuery(mapping, request, 501, true)!;
-  const withPage = buildKeyHistogramQuery(mapping, request, 501, true, page.query)!;
+  const page = buildRangeWindowQuery(mapping, request, {
+    window: WINDOW,
+    range: { from: year, to: year },
+    counted: false,
+  });
+  const alone = buildKeyHistogramQuery(mapping, request, { limit: 501, oneGraph: true })!;
+  const withPage = buildKeyHistogramQuery(mapping, request, { limit: 501, oneGraph: true, page: page.query })!;
 
   it('keeps the count and histogram branches as they are, and adds the page as it is', () => {
     const branches = (query: typeof alone) => (query.where![0] as { patterns: unknown[] }).patterns;

@@ -6,12 +6,13 @@ import { templateMemo } from '../../../src/cache/template-memo.js';
 const memo = templateMemo();
 
 import { DEFAULT_DATASET_OPTIONS } from '../../../src/dataset.js';
+import { listQuery, listShape } from '../../../src/execute/paths/list-shape.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import { planRequest } from '../../../src/plan/plan-request.js';
 import { shownAttributes } from '../../../src/plan/shown-attributes.js';
 import { parsePath } from '../../../src/request/parse-path.js';
 import { parseQuery } from '../../../src/request/parse-query.js';
-import { buildListQuery, buildRelatedPageQuery } from '../../../src/sparql/list-query.js';
+import { buildRelatedPageQuery } from '../../../src/sparql/list-shapes.js';
 import { relatedListQuery, relatedPageQuery } from '../../../src/sparql/parent-template.js';
 import { toText } from '../../../src/sparql/to-text.js';
 
@@ -73,9 +74,9 @@ describe('relatedListQuery (linkage and later related pages from a template, the
           const plan = planRequest(mapping, parsePath(path), parseQuery(query), DEFAULT_DATASET_OPTIONS, []);
           if (plan.kind === 'resource' || plan.kind === 'related-one') throw new Error(`${path} is no list`);
           const window = { limit: 20, offset: 20 };
-          expect(toText(relatedListQuery(mapping, plan.list, window, memo), order)).toBe(
-            toText(buildListQuery(mapping, plan.list, window), order),
-          );
+          expect(
+            toText(relatedListQuery(mapping, plan.list, { shape: listShape(mapping, plan.list), window, memo }), order),
+          ).toBe(toText(listQuery(mapping, plan.list, { window }), order));
         },
       ),
     );

@@ -5,13 +5,14 @@
  */
 import type { SelectQuery } from 'sparqljs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { listQuery } from '../../../src/execute/paths/list-shape.js';
 import { loadMapping } from '../../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../../src/mapping/model.js';
 import { parseFilter } from '../../../src/request/parse-filter.js';
 import { parseQuery } from '../../../src/request/parse-query.js';
 import { parseSort } from '../../../src/request/parse-sort.js';
 import { variable } from '../../../src/sparql/ast.js';
-import { buildListQuery, restrictedToMembers } from '../../../src/sparql/list-query.js';
+import { restrictedToMembers } from '../../../src/sparql/member-queries.js';
 import { toText } from '../../../src/sparql/to-text.js';
 
 let mapping: Mapping;
@@ -22,7 +23,7 @@ beforeAll(async () => {
 describe('restrictedToMembers', () => {
   it('adds VALUES ?s in front and leaves the rest of the query as it was', () => {
     const type = mapping.types.get('trade-activities')!;
-    const query = buildListQuery(mapping, { type, sort: type.defaultSort, filters: [] }, undefined, { fromEnd: false });
+    const query = listQuery(mapping, { type, sort: type.defaultSort, filters: [] }, { keyset: { fromEnd: false } });
     const whole = toText(query);
     const members = ['http://linkedeconomy.org/resource/TradeActivity/001', 'http://example.org/a'];
     const text = toText(restrictedToMembers(query, members));
@@ -42,11 +43,10 @@ describe('restrictedToMembers: sub-selects of the members', () => {
   it("keeps a filter's sub-select to the members too, and is otherwise the whole list's query", () => {
     const type = mapping.types.get('trade-activities')!;
     const request = { type, sort: type.defaultSort };
-    const filtered = buildListQuery(
+    const filtered = listQuery(
       mapping,
       { ...request, filters: parseFilter(parseQuery('filter[origin.country.iso-code][eq]=GR').filter, mapping, type) },
-      undefined,
-      { fromEnd: false },
+      { keyset: { fromEnd: false } },
     );
     const whole = toText(filtered);
     expect(whole).toMatch(/SELECT DISTINCT \?s WHERE/); // the filter is a sub-select of the members
@@ -85,9 +85,13 @@ describe('restrictedToMembers: sub-selects of the members', () => {
 describe('restrictedToMembers: a key computed per member', () => {
   it('keeps each union branch and the inner key, never a sub-select that holds another kept one (Virtuoso fails on that)', () => {
     const type = mapping.types.get('concepts')!;
-    const query = buildListQuery(mapping, { type, sort: parseSort('label', mapping, type), filters: [] }, undefined, {
-      fromEnd: false,
-    });
+    const query = listQuery(
+      mapping,
+      { type, sort: parseSort('label', mapping, type), filters: [] },
+      {
+        keyset: { fromEnd: false },
+      },
+    );
     const whole = toText(query);
     const kept = restrictedToMembers(query, ['http://linkedeconomy.org/resource/concept/0101']);
     const text = toText(kept);

@@ -65,7 +65,8 @@ function pathOf(url: string, traits: ListTraits, profiles: string[] = []): Acces
 }
 
 /** A path and its fallbacks, by name: `histogram>list-query`. */
-const chain = (path: AccessPath): string => ('fallback' in path ? `${path.kind}>${chain(path.fallback)}` : path.kind);
+const chain = (path: AccessPath): string =>
+  'fallback' in path ? `${path.kind}>${chain(path.fallback.path)}` : path.kind;
 
 interface Case {
   readonly path: PathName;
@@ -109,7 +110,7 @@ const CASES: readonly Case[] = [
     path: 'keyed-window',
     example: '`/trade-activities?sort=concerns.label`',
     url: () => '/trade-activities?sort=concerns.label',
-    chain: 'keyed-window',
+    chain: 'keyed-window>list-query',
   },
   {
     path: 'list-query',
@@ -122,7 +123,7 @@ const CASES: readonly Case[] = [
     example: '`/concepts?sort=id&page[after]=…` (cursor profile)',
     url: () => `/concepts?sort=id&page[after]=${cursorOf('/concepts', 'sort=id', 'none')}`,
     cursor: true,
-    chain: 'keyset',
+    chain: 'keyset>keyset-wider',
   },
 ];
 
@@ -136,10 +137,10 @@ describe('planListRead: the access path of each request', () => {
 
   it.each([
     // A cursor page after one cursor of a list by one key (not a number) goes through the histogram, counted.
-    ['/trade-activities?sort=financial-year&page[after]=C', 'histogram>keyset', 'date'],
+    ['/trade-activities?sort=financial-year&page[after]=C', 'histogram>keyset>keyset-wider', 'date'],
     // Not after a cursor alone, by id, or by two keys: the keyset.
-    ['/trade-activities?sort=financial-year&page[before]=C', 'keyset', 'date'],
-    ['/concepts?sort=id&page[after]=C', 'keyset', 'none'],
+    ['/trade-activities?sort=financial-year&page[before]=C', 'keyset>keyset-wider', 'date'],
+    ['/concepts?sort=id&page[after]=C', 'keyset>keyset-wider', 'none'],
   ] as const)('a cursor page %s takes %s', (url, expected, values) => {
     const [path, query] = url.split('?') as [string, string];
     const list = query.replace(/&page\[(after|before)\]=C$/, '');
@@ -153,7 +154,7 @@ describe('planListRead: the access path of each request', () => {
       sort: mapping.types.get('trade-activities')!.defaultSort,
       filters: [],
     };
-    const text = toText(buildKeyHistogramQuery(mapping, request, 501, false)!);
+    const text = toText(buildKeyHistogramQuery(mapping, request, { limit: 501, oneGraph: false })!);
     expect(
       chain(pathOf('/trade-activities', { ...STORE, hints: { ...NO_HINTS, manyValues: (t: string) => t === text } })),
     ).toBe('list-query');
