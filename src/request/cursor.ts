@@ -134,15 +134,20 @@ function termToJson(term: KeyValue): TermJson {
 /** The term a wire value stands for; `undefined` when it can't be a term. */
 function termFromJson(json: TermJson): KeyValue | undefined {
   if (json === null) return null;
-  // A lone UTF-16 surrogate can't be written as UTF-8, so it would make the store refuse the query.
-  if (typeof json === 'string') return json.isWellFormed() ? rdf.literal(json) : undefined;
+  if (typeof json === 'string') return isSendable(json) ? rdf.literal(json) : undefined;
   if ('r' in json) return isSafeAbsoluteIri(json.r) ? rdf.namedNode(json.r) : undefined;
-  if (!json.v.isWellFormed()) return undefined;
+  if (!isSendable(json.v)) return undefined;
   if ('l' in json) return LANGUAGE_TAG.test(json.l) ? rdf.literal(json.v, json.l) : undefined;
   const datatype = json.t.startsWith('xsd:') ? XSD + json.t.slice(4) : json.t;
   if (!isSafeAbsoluteIri(datatype) || datatype === XSD_STRING || datatype === LANG_STRING) return undefined;
   return rdf.literal(json.v, rdf.namedNode(datatype));
 }
+
+/**
+ * Whether every store takes the text in a query: a lone UTF-16 surrogate can't be written as
+ * UTF-8, and Virtuoso refuses a query holding U+0000 (filter values refuse it too, parse-filter.ts).
+ */
+const isSendable = (text: string): boolean => text.isWellFormed() && !text.includes('\u0000');
 
 const isLanguageKey = (key: SortKey): boolean => key.path.end !== 'id' && key.path.end.language !== undefined;
 const isPlainString = (term: Literal | NamedNode): boolean =>

@@ -88,7 +88,7 @@ const DATASETS: DatasetSpec[] = [
     files: ['test/fixtures/real-shapes.trig'],
     walkDepth: 1,
     sortCorpus: {
-      runs: 25,
+      runs: 15,
       maxCollection: 400,
       // Two flat keys under a parent, the second missing on some members: Virtuoso lost the
       // first key of those (found by the corpus, seed 490706024).

@@ -271,9 +271,12 @@ export function walkedPaths(mapping: Mapping, type: ResourceType, walkDepth: num
   return [...new Set(['id', ...sortablePaths(mapping, type, walkDepth)])];
 }
 
-/** A page size that makes about four pages of `count` members: at least 5, at most `max`. */
+/**
+ * A page size that makes about three pages of `count` members (two page ends to cross, each way):
+ * at least 5, at most `max`.
+ */
 export function walkPageSize(count: number, max = 100): number {
-  return Math.min(max, Math.max(5, Math.ceil(count / 4)));
+  return Math.min(max, Math.max(5, Math.ceil(count / 3)));
 }
 
 /** Every walked path of every type in both directions, and a two-key sort per type. */

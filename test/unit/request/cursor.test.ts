@@ -248,6 +248,21 @@ describe('cursors: anything else is a 400 naming the parameter', () => {
       cursor: encodeCursor(sample, { values: [rdf.literal('\uD800x')], id: '7c1e0a42', inclusive: false }),
       detail: MISFIT,
     },
+    {
+      what: 'U+0000 in a plain string',
+      cursor: encodeCursor(sample, { values: [rdf.literal('a\u0000b')], id: '7c1e0a42', inclusive: false }),
+      detail: MISFIT,
+    },
+    {
+      // What the fuzz suite sent Virtuoso (seed 997834086): a 502 before this rule.
+      what: 'U+0000 in a typed literal',
+      cursor: encodeCursor(sample, {
+        values: [rdf.literal('\u00001.2E3\r\n<', rdf.namedNode('http://www.w3.org/2001/XMLSchema#integer'))],
+        id: '7c1e0a42',
+        inclusive: false,
+      }),
+      detail: MISFIT,
+    },
   ])('$what', ({ cursor, detail }) => {
     for (const parameter of ['page[after]', 'page[before]']) {
       const error = thrown(() => decodeCursor(cursor, parameter, sample));
