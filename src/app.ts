@@ -5,16 +5,11 @@ import { type Logger, pino } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { cachedResponses } from './cache/cached-responses.js';
 import { Freshness } from './cache/freshness.js';
-import { histogramHints } from './cache/histogram-hints.js';
-import { keptLists, type WholeListReads } from './cache/kept-lists.js';
+import { rememberedBy, warmWindowCache } from './cache/remembered.js';
 import { ResponseCache, type ResponseCacheOptions } from './cache/response-cache.js';
-import { templateMemo } from './cache/template-memo.js';
-import { warmLists } from './cache/warm-lists.js';
 import { WindowCache, type WindowCacheOptions } from './cache/window-cache.js';
-import { type Dataset, type DatasetOptions, optionsOf, WHOLE_LIST_DEADLINE_FACTOR } from './dataset.js';
+import { type Dataset, optionsOf } from './dataset.js';
 import { JsonApiError } from './errors/json-api-error.js';
-import type { Remembered } from './execute/paths/access-path.js';
-import { withSignal } from './execute/run-query.js';
 import { apiDescriptionHandler } from './http/api-description.js';
 import { bearerOnly } from './http/bearer.js';
 import { type CorsOptions, corsHandler } from './http/cors.js';
@@ -22,7 +17,7 @@ import { docsPageHandler } from './http/docs-page.js';
 import { errorHandler } from './http/error-handler.js';
 import { type Handler, plainRequests } from './http/handler.js';
 import { type HealthOptions, healthHandler } from './http/health.js';
-import { type JsonApiOptions, jsonApiHandler, jsonApiPipeline } from './http/json-api-handler.js';
+import { jsonApiHandler, jsonApiPipeline } from './http/json-api-handler.js';
 import { Metrics } from './http/metrics.js';
 import { rootDocumentHandler } from './http/root-document.js';
 import { type StaticHeaders, setHeaders, staticHeaders } from './http/static-headers.js';
@@ -93,28 +88,8 @@ export interface AppOptions {
  * @example createApp({ datasets: [{ name: 'sample', mapping, store, linkBase: '' }] }).listen(3000)
  */
 export function createApp(options: AppOptions): Express {
-  const { defaultDataset, logger = pino({ level: 'silent' }) } = options;
-  const names = options.datasets.map((dataset) => dataset.name);
-  const metrics =
-    options.sharedMetrics ??
-    new Metrics({
-      datasets: names,
-      defaultDataset: defaultDataset ?? names[0] ?? '',
-      processMetrics: options.processMetrics ?? false,
-    });
-  // What each store's engine answered to the start-up questions (store/probes/engine-check.ts).
-  const engines: EngineFindings = options.engines ?? new Map();
-  metrics.watchEngines(engines);
-  // Every query of every dataset is counted and timed on its way to the store, written in the text
-  // order its engine check found (code point until then).
-  const datasets = options.datasets.map((dataset) => ({
-    ...dataset,
-    store: withFoundTextOrder(metrics.instrument(dataset.name, dataset.store), () => engines.get(dataset.name)),
-  }));
-  const byName = new Map(datasets.map((dataset) => [dataset.name, dataset]));
-  const fallback = byName.get(defaultDataset ?? names[0] ?? '');
-  if (!fallback)
-    throw new Error(`The default dataset '${defaultDataset}' is not among the datasets (${names.join(', ')}).`);
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const { metrics, engines, datasets, byName, fallback } = instrumentedDatasets(options);
   // One ledger of changes for both caches: what a delta or a reload marks, neither serves.
   const freshness = options.freshness ?? new Freshness();
   const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup, freshness });
@@ -166,37 +141,32 @@ export function createApp(options: AppOptions): Express {
 }
 
 /**
- * What the app remembers for each dataset, as the executor reads it (`Remembered`): the dataset's
- * kept lists when it keeps them (its window cache TTL), and the app's hints and query memo.
+ * The app's metrics and engine findings (given, or new), and its datasets with every query
+ * counted and timed on its way to the store, written in the text order its engine check found
+ * (code point until then); by name, and the one served without a prefix.
  */
-function rememberedBy(
-  windows: WindowCache,
-  { hinted, shutdown }: { hinted: boolean; shutdown: AbortSignal | undefined },
-): JsonApiOptions['remembered'] {
-  const hints = hinted ? histogramHints() : undefined;
-  const memo = hinted ? templateMemo() : undefined;
-  const byDataset = new Map<Dataset, Remembered>();
-  return (dataset, options) => {
-    let remembered = byDataset.get(dataset);
-    if (!remembered) {
-      const lists = windows.forDataset(dataset.name, options.windowCacheTtlSeconds);
-      byDataset.set(
-        dataset,
-        (remembered = { kept: lists && keptLists(lists, wholeReads(dataset, options, shutdown)), hints, memo }),
-      );
-    }
-    return remembered;
-  };
-}
-
-/** How a dataset's lists are read whole: in the background, on its store with a deadline of their own (stopped with the server). */
-function wholeReads(dataset: Dataset, options: DatasetOptions, shutdown: AbortSignal | undefined): WholeListReads {
-  if (options.wholeListReads !== 'background') return { kind: 'in-request' };
-  const deadline = () => AbortSignal.timeout(options.timeoutMs * WHOLE_LIST_DEADLINE_FACTOR);
-  return {
-    kind: 'background',
-    store: () => withSignal(dataset.store, shutdown ? AbortSignal.any([deadline(), shutdown]) : deadline()),
-  };
+function instrumentedDatasets(options: AppOptions) {
+  const { defaultDataset } = options;
+  const names = options.datasets.map((dataset) => dataset.name);
+  const metrics =
+    options.sharedMetrics ??
+    new Metrics({
+      datasets: names,
+      defaultDataset: defaultDataset ?? names[0] ?? '',
+      processMetrics: options.processMetrics ?? false,
+    });
+  // What each store's engine answered to the start-up questions (store/probes/engine-check.ts).
+  const engines: EngineFindings = options.engines ?? new Map();
+  metrics.watchEngines(engines);
+  const datasets = options.datasets.map((dataset) => ({
+    ...dataset,
+    store: withFoundTextOrder(metrics.instrument(dataset.name, dataset.store), () => engines.get(dataset.name)),
+  }));
+  const byName = new Map(datasets.map((dataset) => [dataset.name, dataset]));
+  const fallback = byName.get(defaultDataset ?? names[0] ?? '');
+  if (!fallback)
+    throw new Error(`The default dataset '${defaultDataset}' is not among the datasets (${names.join(', ')}).`);
+  return { metrics, engines, datasets, byName, fallback };
 }
 
 /** `/metrics`, open or behind a bearer token: one handler, which the CLI may serve on a port of its own. */
@@ -244,34 +214,4 @@ function frontDoor(securityHeaders: StaticHeaders, maxUrlLength: number, cors: H
 function accessLog(logger: Logger, sample: number): Handler {
   const log = pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: () => Math.random() >= sample } });
   return (req, res, next) => log(req, res, next);
-}
-
-/** What reading one dataset's lists into the window cache did. */
-export interface WarmedDataset {
-  readonly dataset: string;
-  readonly lists: number;
-  readonly ms: number;
-}
-
-/**
- * Reads each type's default list into the window cache (`cache/warm-lists.ts`), for every
- * dataset that keeps its lists without expiry (by default the embedded store's, whose data never
- * changes while the server runs), one dataset after the other. An endpoint's lists expire, if
- * kept at all: reading them ahead would be work thrown away. Stops with `signal`.
- */
-async function warmWindowCache(
-  datasets: readonly Dataset[],
-  windows: WindowCache,
-  signal: AbortSignal,
-): Promise<WarmedDataset[]> {
-  const warmed: WarmedDataset[] = [];
-  for (const dataset of datasets) {
-    const ttl = optionsOf(dataset).windowCacheTtlSeconds;
-    const lists = windows.forDataset(dataset.name, ttl);
-    if (!lists || Number.isFinite(ttl)) continue;
-    const start = performance.now();
-    const kept = await warmLists(dataset.mapping, withSignal(dataset.store, signal), lists);
-    warmed.push({ dataset: dataset.name, lists: kept, ms: Math.round(performance.now() - start) });
-  }
-  return warmed;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { WarmedDataset } from '../../src/app.js';
 import { createApp } from '../../src/app.js';
+import type { WarmedDataset } from '../../src/cache/remembered.js';
 import { main } from '../../src/cli/main.js';
 import { loadMapping } from '../../src/mapping/load-mapping.js';
 import type { Mapping } from '../../src/mapping/model.js';
