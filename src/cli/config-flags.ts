@@ -19,6 +19,7 @@ export type ServeFlags = Partial<
     | 'window-cache-ttl'
     | 'cache-control'
     | 'filter-syntax'
+    | 'linkage'
     | 'delta-listen'
     | 'delta-token'
     | 'watch-debounce',
@@ -48,6 +49,7 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   windowCacheTtlSeconds: '--window-cache-ttl',
   cacheControl: '--cache-control',
   filterSyntax: '--filter-syntax',
+  linkage: '--linkage',
   'deltas.listen': '--delta-listen',
   'deltas.token': '--delta-token',
   watchDebounceMs: '--watch-debounce',
@@ -93,6 +95,7 @@ export function configFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): Serv
         }),
         ...(flags['cache-control'] !== undefined && { cacheControl: flags['cache-control'] }),
         ...(flags['filter-syntax'] !== undefined && { filterSyntax: flags['filter-syntax'] }),
+        ...(flags.linkage !== undefined && { linkage: flags.linkage }),
       },
     },
   };

@@ -63,6 +63,9 @@ export const datasetSchema = z
       .strictObject({ defaultSize: z.number().int().min(1).optional(), maxSize: z.number().int().min(1).optional() })
       .optional(),
     count: z.boolean().optional(),
+    // Resource linkage (`data`) in relationship objects without `include` (mapping/linkage.ts):
+    // none (the default: only where the mapping says linkage: true), or to-one relationships too.
+    linkage: z.enum(['none', 'to-one'], { error: 'expected none or to-one' }).optional(),
     includeDepth: z.number().int().min(1).max(10).optional(),
     // Checked here so that a value Node would refuse as a header fails at start-up, not per request.
     cacheControl: z

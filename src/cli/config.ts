@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { type ConfigFile, configSchema, type DatasetConfig, numeric } from './config-schema.js';
+import { type ConfigFile, configSchema, type DatasetConfig, datasetSchema, numeric } from './config-schema.js';
 
 export type { DatasetConfig } from './config-schema.js';
 
@@ -145,7 +145,8 @@ export interface ServeSwitches {
 const EMBEDDED_ONLY = ['data', 'workers'] as const;
 
 /**
- * The environment's overrides: `PORT`, `HOST`, and `SPARQL_ENDPOINT` / `SPARQL_GRAPH` /
+ * The environment's overrides: `PORT`, `HOST`, `PUBLIC_BASE_URL`, `LINKAGE` (the default
+ * dataset's), and `SPARQL_ENDPOINT` / `SPARQL_GRAPH` /
  * `SPARQL_USER` / `SPARQL_PASSWORD`, which point the default dataset at an endpoint. Everything
  * else the default dataset sets (page limits, count, include depth, caching, timeout, links) stays.
  *
@@ -172,6 +173,7 @@ export function applyEnvironment(config: ServerConfig, env: NodeJS.ProcessEnv): 
     };
   }
   const publicBase = env.PUBLIC_BASE_URL ? checkedPublicBase(env.PUBLIC_BASE_URL) : config.publicBase;
+  if (env.LINKAGE) dataset = { ...dataset, linkage: checkedLinkage(env.LINKAGE) };
   return {
     ...config,
     port,
@@ -185,5 +187,12 @@ export function applyEnvironment(config: ServerConfig, env: NodeJS.ProcessEnv): 
 function checkedPublicBase(value: string): string {
   const parsed = configSchema.shape.publicBase.safeParse(value);
   if (!parsed.success) throw new ConfigError(`PUBLIC_BASE_URL: ${parsed.error.issues[0]?.message}, got '${value}'`);
+  return parsed.data!;
+}
+
+/** `LINKAGE` (the default dataset's `linkage`) checked as the configuration key is. */
+function checkedLinkage(value: string): NonNullable<DatasetConfig['linkage']> {
+  const parsed = datasetSchema.shape.linkage.safeParse(value);
+  if (!parsed.success) throw new ConfigError(`LINKAGE: ${parsed.error.issues[0]?.message}, got '${value}'`);
   return parsed.data!;
 }

@@ -43,6 +43,9 @@ serve options:
   --cache-control V  Cache-Control of 200 and 304 responses (default no-cache)
   --filter-syntax mu-cl-resources   also accept mu-cl-resources' filters (filter[:exact:name]=…,
                      filter[relationship][attribute]=…), for its front-ends (docs/mu-cl-resources.md)
+  --linkage to-one   relationship objects of to-one relationships carry data (resource linkage)
+                     without include, read with the attributes (env LINKAGE; default none:
+                     only where the mapping says linkage: true; docs/api.md#linkage)
   --delta-listen HOST:PORT   a second listener for mu delta-notifier's POST /.mu/delta
                      (resourceFormat v0.0.1); with it, the response and window caches are on
                      without expiry and each delta drops what it changes (docs/live-data.md)
@@ -55,7 +58,7 @@ serve options:
                      (docs/api.md#explain); LOG_LEVEL=debug logs each query too
   --log-requests     log every request (method, URL, status, time)
   --config FILE      several datasets from a YAML/JSON file (see docs/operations.md)
-Environment: PORT, HOST, PUBLIC_BASE_URL, SPARQL_ENDPOINT, SPARQL_GRAPH, SPARQL_USER, SPARQL_PASSWORD, LOG_LEVEL.`;
+Environment: PORT, HOST, PUBLIC_BASE_URL, LINKAGE, SPARQL_ENDPOINT, SPARQL_GRAPH, SPARQL_USER, SPARQL_PASSWORD, LOG_LEVEL.`;
 
 /**
  * The `sparql-jsonapi` command, without touching `process`: it reads `io.env`, writes to

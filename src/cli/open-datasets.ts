@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { type Dataset, type DatasetOptions, DEFAULT_DATASET_OPTIONS } from '../dataset.js';
+import { withLinkage } from '../mapping/linkage.js';
 import { loadMapping } from '../mapping/load-mapping.js';
+import type { Mapping } from '../mapping/model.js';
 import { ScaffoldError } from '../scaffold/scaffold.js';
 import { scaffoldForServe } from '../scaffold/serve-scaffold.js';
 import { createHttpStore } from '../store/http-store.js';
@@ -17,7 +19,7 @@ import { ConfigError, type DatasetConfig, type ServerConfig } from './config.js'
 export async function openDatasets(config: ServerConfig, logger: Logger): Promise<Dataset[]> {
   const entries = Object.entries(config.datasets);
   const mappings = await Promise.all(
-    entries.map(([, d]) => (d.mapping === undefined ? undefined : loadMapping(d.mapping))),
+    entries.map(([, d]) => (d.mapping === undefined ? undefined : mappingOf(d, d.mapping))),
   );
   for (const [index, [name]] of entries.entries())
     for (const warning of mappings[index]?.warnings ?? []) logger.warn({ dataset: name }, warning);
@@ -31,12 +33,15 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
       // No mapping: one scaffolded from the data (and written to a file the log names).
       const mapping =
         mappings[index] ??
-        (await scaffoldForServe(store, { dataset: name, ...d }, logger.child({ dataset: name })).catch(
-          async (error: unknown) => {
-            await store.close();
-            throw error instanceof ScaffoldError ? new ConfigError(`dataset ${name}: ${error.message}`) : error;
-          },
-        ));
+        withLinkage(
+          await scaffoldForServe(store, { dataset: name, ...d }, logger.child({ dataset: name })).catch(
+            async (error: unknown) => {
+              await store.close();
+              throw error instanceof ScaffoldError ? new ConfigError(`dataset ${name}: ${error.message}`) : error;
+            },
+          ),
+          d.linkage,
+        );
       // The default dataset's links are the spec's type-rooted paths; the others keep their
       // /api/<name> prefix so that every link can be fetched as it stands.
       // With a public base, links are absolute: it comes before a path (an absolute link base stays).
@@ -69,6 +74,11 @@ export async function openDatasets(config: ServerConfig, logger: Logger): Promis
  *
  * @example datasetOptions({ mapping: 'm.yaml', data: ['d.ttl'] }).windowCacheTtlSeconds // Infinity
  */
+/** A dataset's mapping file, compiled, with the dataset's `linkage` setting applied (`mapping/linkage.ts`). */
+export async function mappingOf(d: DatasetConfig, file: string): Promise<Mapping> {
+  return withLinkage(await loadMapping(file), d.linkage);
+}
+
 export function datasetOptions(d: DatasetConfig, { fed = false }: { fed?: boolean } = {}): DatasetOptions {
   const { page, count, includeDepth, limits, cacheControl, cacheTtlSeconds, timeoutMs, filterSyntax } =
     DEFAULT_DATASET_OPTIONS;

@@ -24,6 +24,7 @@ export const serveOptions = {
   'window-cache-ttl': { type: 'string' },
   'cache-control': { type: 'string' },
   'filter-syntax': { type: 'string' },
+  linkage: { type: 'string' },
   'delta-listen': { type: 'string' },
   'delta-token': { type: 'string' },
   watch: { type: 'boolean' },

@@ -3,8 +3,8 @@ import { basename, dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Dataset } from '../dataset.js';
 import { DEFAULT_DATASET_OPTIONS } from '../dataset.js';
-import { loadMapping } from '../mapping/load-mapping.js';
 import type { ServerConfig } from './config.js';
+import { mappingOf } from './open-datasets.js';
 
 export interface WatchOptions {
   readonly config: ServerConfig;
@@ -99,7 +99,7 @@ async function reload(options: WatchOptions, name: string, kinds: ReadonlySet<'d
   let mapping = current.mapping;
   if (kinds.has('mapping') && d.mapping) {
     try {
-      mapping = await loadMapping(d.mapping);
+      mapping = await mappingOf(d, d.mapping);
     } catch (error) {
       log.error(
         `${d.mapping}: the changed mapping cannot be used; keeping the old mapping: ${(error as Error).message}`,

@@ -9,6 +9,7 @@ import { valueOrder } from '../request/filter-values.js';
 import type { Member } from '../shape/resource-objects.js';
 import { exactVariable } from '../sparql/fetch-query.js';
 import { INCLUDE_VARIABLES } from '../sparql/include-query.js';
+import { linkValues } from '../sparql/link-fields.js';
 import { idVariable } from '../sparql/members.js';
 import { perMemberKeyIndex, tieredKeyText } from '../sparql/per-member-key.js';
 import { exactKeyVariable, keyVariable } from '../sparql/sort-clauses.js';
@@ -64,6 +65,7 @@ export function groupValues(rows: readonly Row[], carried?: string): Map<string,
     let fields = bySubject.get(subject);
     if (!fields) bySubject.set(subject, (fields = new Map()));
     if (f && o) addValue(fields, fieldName(f), exactNumber(o, o_exact));
+    for (const [name, end] of linkValues(row)) addValue(fields, fieldName(name), end);
     if (carried === undefined) continue;
     const key = row[KEY];
     if (key) addValue(fields, carried, exactNumber(key, row[KEY_EXACT]));
@@ -139,6 +141,7 @@ export function readIncludeRows(rows: readonly Row[], targetTypes: readonly Reso
     if (!fields) values.set(target, (fields = new Map()));
     const [field, value] = [row[F.value], row[O.value]];
     if (field && value) addValue(fields, fieldName(field), exactNumber(value, row[O_EXACT.value]));
+    for (const [name, end] of linkValues(row)) addValue(fields, fieldName(name), end);
   }
   return found;
 }

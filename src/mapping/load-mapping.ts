@@ -4,6 +4,7 @@ import { checkDatatype } from './check-datatype.js';
 import { compileId, missingId } from './compile-id.js';
 import { isSafeAbsoluteIri } from './iri.js';
 import { EVERY_LANGUAGE } from './language.js';
+import { withLinkage } from './linkage.js';
 import { type MappingFile, mappingSchema } from './mapping-schema.js';
 import type { Attribute, Mapping, Relationship, ResourceType } from './model.js';
 import { resolveSortField } from './resolve-path.js';
@@ -88,7 +89,7 @@ export function compileMapping(raw: unknown, source: string): Mapping {
     types.set(type.name, Object.freeze({ ...type, defaultSort: Object.freeze(defaultSort) }));
   }
   if (problems.length > 0) throw new MappingError(source, problems);
-  return Object.freeze({
+  return withLinkage({
     source,
     types,
     ...(warnings.length > 0 && { warnings: Object.freeze(warnings.map((w) => `${source}: ${w}`)) }),
@@ -194,6 +195,7 @@ function compileRelationships(
         target: rel.target,
         cardinality: rel.cardinality,
         inverse: rel.inverse ?? false,
+        ...(rel.linkage !== undefined && { linkage: rel.linkage }),
       }),
     );
   }

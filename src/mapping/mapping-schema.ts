@@ -42,6 +42,8 @@ const relationshipSchema = z.strictObject({
   target: z.string({ error: 'expected the name of a type of this mapping' }),
   cardinality: z.enum(['one', 'many'], { error: 'expected one or many' }),
   inverse: z.boolean().optional(),
+  // Resource linkage (`data`) in this relationship's objects: overrides the dataset's `linkage`.
+  linkage: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
 const typeSchema = z.strictObject({

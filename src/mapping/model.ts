@@ -29,7 +29,15 @@ export interface Attribute {
   readonly strictLanguage?: boolean;
   /** `true`: the attribute is an array of every value. */
   readonly many: boolean;
+  /**
+   * Set on a {@link LinkField} only: the relationship whose targets this field reads, with the
+   * attribute values, to show its resource linkage (`mapping/linkage.ts`).
+   */
+  readonly link?: { readonly relationship: Relationship; readonly target: ResourceType };
 }
+
+/** A relationship read as a field of the attribute fetch, for its resource linkage. */
+export type LinkField = Attribute & { readonly link: NonNullable<Attribute['link']> };
 
 export interface Relationship {
   readonly name: string;
@@ -39,6 +47,8 @@ export interface Relationship {
   readonly cardinality: 'one' | 'many';
   /** `true`: follow the predicate from object to subject. */
   readonly inverse: boolean;
+  /** The mapping's `linkage`: shows resource linkage (or not) whatever the dataset's setting; absent: the setting decides. */
+  readonly linkage?: boolean;
 }
 
 export interface ResourceType {
@@ -49,6 +59,8 @@ export interface ResourceType {
   readonly relationships: ReadonlyMap<string, Relationship>;
   /** The order of a list when a request has no `sort`: the mapping's `defaultSort`, resolved at load. */
   readonly defaultSort: readonly SortKey[];
+  /** The relationships whose objects carry resource linkage, by name (`mapping/linkage.ts`); absent: none. */
+  readonly linkFields?: ReadonlyMap<string, LinkField>;
 }
 
 /** A dot path (`concerns.broader-concepts.label`) resolved against the mapping. */

@@ -1,8 +1,15 @@
 import type { Term } from '@rdfjs/types';
+import { iriToId, memberSortKey } from '../mapping/ids.js';
 import { EVERY_LANGUAGE, languageTiers, tierOf, UNTAGGED_KEY } from '../mapping/language.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
 import { valueOrder } from '../request/filter-values.js';
-import { compareNumericTerms, compareTerms, type JsonValue, literalToJson } from './literal-to-json.js';
+import {
+  codePointCompare,
+  compareNumericTerms,
+  compareTerms,
+  type JsonValue,
+  literalToJson,
+} from './literal-to-json.js';
 
 /** A resource identifier object: what relationship data and linkage documents hold. */
 export type Linkage = { type: string; id: string; meta?: Record<string, unknown> };
@@ -12,7 +19,7 @@ export type RelationshipData = Linkage | Linkage[] | null;
 
 export interface RelationshipObject {
   links: { self: string; related: string };
-  /** Present only for relationships whose resources the request includes. */
+  /** Present for relationships whose resources the request includes, or whose objects carry linkage (`mapping/linkage.ts`). */
   data?: RelationshipData;
 }
 
@@ -66,7 +73,7 @@ export function resourceObject(
   for (const name of type.relationships.keys()) {
     if (!shown(name)) continue;
     relationships[name] = { links: { self: `${self}/links/${name}`, related: `${self}/${name}` } };
-    const data = view.linkage?.get(name);
+    const data = view.linkage?.has(name) ? view.linkage.get(name) : shownLinkage(type, name, values);
     if (data !== undefined) relationships[name].data = data;
   }
   const resource: ResourceObject = {
@@ -77,6 +84,31 @@ export function resourceObject(
   };
   if (Object.keys(relationships).length > 0) resource.relationships = relationships;
   return resource;
+}
+
+/**
+ * The linkage of a relationship whose objects carry it, from the targets its link field read
+ * (`sparql/link-fields.ts`), in the order of the target's list (by id or by IRI, as its strategy
+ * sorts): for a to-one relationship the first, as its related URL shows, or `null`; for a to-many
+ * one every target. Undefined for a relationship without linkage.
+ */
+function shownLinkage(
+  type: ResourceType,
+  name: string,
+  values: Map<string, Term[]> | undefined,
+): RelationshipData | undefined {
+  const field = type.linkFields?.get(name);
+  if (!field) return undefined;
+  const { relationship, target } = field.link;
+  const members = (values?.get(name) ?? []).map((term) =>
+    target.id.kind === 'predicate' || term.termType !== 'NamedNode'
+      ? { iri: '', id: term.value }
+      : { iri: term.value, id: iriToId(target.id, term.value) },
+  );
+  const key = (member: Member) => memberSortKey(target.id, member);
+  members.sort((a, b) => codePointCompare(key(a), key(b)));
+  const linkage = members.map(({ id }) => ({ type: target.name, id }));
+  return relationship.cardinality === 'one' ? (linkage[0] ?? null) : linkage;
 }
 
 /** What an attribute shows: a value, an array (`many`), or an object by language tag (`language: '*'`). */

@@ -3,6 +3,7 @@ import type { IdLookup } from '../mapping/ids.js';
 import type { Attribute, ResourceType } from '../mapping/model.js';
 import { bgp, bind, iri, literal, op, optional, triple, values, variable } from './ast.js';
 import { exactDoubleText } from './comparable.js';
+import { linkBranches, linkOptionals, linkProjection, splitFields } from './link-fields.js';
 import { lookupPatterns } from './members.js';
 import { QueryTemplate } from './query-template.js';
 import type { TemplateMemo } from './template-memo.js';
@@ -30,12 +31,13 @@ export function buildFetchQuery(
   subjects: FetchSubjects,
   attributes: readonly Attribute[] = [...type.attributes.values()],
 ): SelectQuery {
-  const attributeValues = attributePatterns(attributes, S, O);
+  const { links } = splitFields(attributes);
   const where: Pattern[] =
     'iris' in subjects
-      ? [values(subjects.iris.map((value) => ({ s: iri(value) }))), ...attributeValues]
+      ? [values(subjects.iris.map((value) => ({ s: iri(value) }))), ...attributePatterns(attributes, S, O)]
       : [...lookupPatterns(type, subjects.lookup, S), ...optionalAttributes(attributes, S, O)];
-  return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [S, F, O, exactValue(O)], where };
+  const variables = [S, F, O, exactValue(O), ...linkProjection(links)];
+  return { type: 'query', queryType: 'SELECT', prefixes: {}, variables, where };
 }
 
 /**
@@ -83,13 +85,15 @@ const lookupValue = (lookup: IdLookup) => (lookup.kind === 'iri' ? lookup.iri : 
  *
  * @example attributePatterns([label], variable('t'), variable('o'))
  */
-function attributePatterns(attributes: readonly Attribute[], subject: VariableTerm, object: VariableTerm): Pattern[] {
+function attributePatterns(fields: readonly Attribute[], subject: VariableTerm, object: VariableTerm): Pattern[] {
+  const { attributes, links } = splitFields(fields);
   const branches = attributes.map(
     (a): GroupPattern => ({
       type: 'group',
       patterns: [bgp(triple(subject, iri(a.predicate), object)), bind(literal(a.name), F)],
     }),
   );
+  branches.push(...linkBranches(links, subject));
   if (branches.length <= 1) return branches.flatMap((branch) => branch.patterns);
   return [{ type: 'union', patterns: branches }];
 }
@@ -107,13 +111,15 @@ function attributePatterns(attributes: readonly Attribute[], subject: VariableTe
  * @example optionalAttributes([name, created], variable('t'), variable('o'))
  */
 export function optionalAttributes(
-  attributes: readonly Attribute[],
+  fields: readonly Attribute[],
   subject: VariableTerm,
   object: VariableTerm,
 ): Pattern[] {
-  if (attributes.length === 0) return [];
+  const { attributes, links } = splitFields(fields);
+  const linked = linkOptionals(links, subject);
+  if (attributes.length === 0) return linked;
   const pairs = values(attributes.map((a) => ({ p: iri(a.predicate), f: literal(a.name) })));
-  return [optional(pairs, bgp(triple(subject, P, object)))];
+  return [optional(pairs, bgp(triple(subject, P, object))), ...linked];
 }
 
 /**
@@ -135,6 +141,7 @@ export function withAttributeValues(page: SelectQuery, attributes: readonly Attr
       F,
       O,
       guardedExactValue(O),
+      ...linkProjection(splitFields(attributes).links),
     ],
     where: [{ type: 'group', patterns: [page] }, ...optionalAttributes(attributes, S, O)],
     ...(page.order && { order: page.order }),

@@ -2,6 +2,7 @@ import type { GroupPattern, Pattern, SelectQuery, UnionPattern } from 'sparqljs'
 import type { Attribute, Relationship, ResourceType } from '../mapping/model.js';
 import { bgp, integer, iri, values, variable } from './ast.js';
 import { exactValue, optionalAttributes } from './fetch-query.js';
+import { linkProjection, splitFields } from './link-fields.js';
 import { idVariable, linkTriple, memberPatterns } from './members.js';
 
 /** One relationship to follow in an include query, from known source resources. */
@@ -43,7 +44,10 @@ export function buildIncludeQuery(branches: readonly IncludeBranch[]): SelectQue
     type: 'query',
     queryType: 'SELECT',
     prefixes: {},
-    variables: [N, SRC, T, idVariable(T), F, O, exactValue(O)],
+    variables: [
+      ...[N, SRC, T, idVariable(T), F, O, exactValue(O)],
+      ...linkProjection(...branches.map((b) => splitFields(b.attributes).links)),
+    ],
     where,
   };
 }
