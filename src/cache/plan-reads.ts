@@ -25,7 +25,7 @@ import { resourceKey } from './resource-key.js';
  * The plan is walked whole rather than field by field, so that a new kind of filter or path
  * cannot be forgotten: whatever mapping part it holds is found.
  *
- * @example planReads(mapping, planRequest(mapping, route, parameters, options, profiles))
+ * @example planReads(mapping, planRequest(mapping, { route, query: parameters, profiles }, options))
  */
 export function planReads(mapping: Mapping, plan: Plan, found?: string, shown?: readonly string[]): string[] {
   const one = oneResource(plan, found);

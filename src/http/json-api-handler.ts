@@ -153,7 +153,7 @@ async function answer(
   const { dataset, options, route } = target;
   const parameters = parseQuery(target.query, options.filterSyntax);
   if (parameters.explain && !options.explain) throw explainOff();
-  const plan = planRequest(dataset.mapping, route, parameters, options, target.profiles);
+  const plan = planRequest(dataset.mapping, { route, query: parameters, profiles: target.profiles }, options);
   const recorder = new QueryRecorder(dataset.store, queryLog(logger, req));
   const trace = new Trace();
   const { linkBase } = target;

@@ -12,28 +12,27 @@ import type { QueryParameters } from '../request/parse-query.js';
 import { parseSort } from '../request/parse-sort.js';
 import type { ListRequest, Paging, Plan, PlanOptions, View } from './plan.js';
 
+/** What the client asked: the route, its query parameters, and the profiles it named in Accept. */
+export interface RequestToPlan {
+  readonly route: Route;
+  readonly query: QueryParameters;
+  /** The cursor pagination profile turns offset pages into cursor pages; none when absent. */
+  readonly profiles?: readonly string[];
+}
+
 /**
- * Resolves a route and its query parameters against a mapping. Unknown names, ids that can't be
- * ids of their type, bad parameter values and requests past `options.limits` (sort fields, filters,
- * include paths) are 404s and 400s here, before any query is built.
+ * Resolves a request against a mapping. Unknown names, ids that can't be ids of their type, bad
+ * parameter values and requests past `options.limits` (sort fields, filters, include paths) are
+ * 404s and 400s here, before any query is built.
  *
- * `profiles` are those the client asked for in Accept (the cursor pagination profile turns offset
- * pages into cursor pages).
- *
- * @example planRequest(mapping, parsePath('/trade-activities'), parseQuery('sort=-financial-year'), DEFAULT_DATASET_OPTIONS)
+ * @example planRequest(mapping, { route: parsePath('/trade-activities'), query: parseQuery('sort=-financial-year') }, DEFAULT_DATASET_OPTIONS)
  */
-export function planRequest(
-  mapping: Mapping,
-  route: Route,
-  query: QueryParameters,
-  options: PlanOptions,
-  profiles: readonly string[] = [],
-): Plan {
+export function planRequest(mapping: Mapping, request: RequestToPlan, options: PlanOptions): Plan {
+  const { route, query, profiles = [] } = request;
   const type = mapping.types.get(route.type);
   if (!type)
     throw notFound(`There is no resource type '${route.type}'. Types: ${[...mapping.types.keys()].join(', ')}.`);
-  const pagingOf = (list: ListRequest): Paging =>
-    paging(query, options, list, profiles.includes(CURSOR_PAGINATION_PROFILE));
+  const pagingOf = (list: ListRequest): Paging => paging(query, options, list, profiles);
   if (route.id === undefined) {
     const list = listOf(mapping, type, query, options);
     return { kind: 'collection', list, paging: pagingOf(list), view: viewOf(mapping, type, query, options) };
@@ -58,20 +57,14 @@ export function planRequest(
     ? { ...listOf(mapping, target, query, options), parent }
     : { type: target, parent, sort: [], filters: [] };
   if (route.linkage) {
-    for (const parameter of ['include', 'fields'] as const) {
-      const given = parameter === 'include' ? query.include !== undefined : query.fields.length > 0;
-      if (given)
-        throw badParameter(
-          parameter === 'include' ? 'include' : query.fields[0]!.name,
-          `A relationship URL answers with resource identifiers only; ${parameter} applies to resource documents.`,
-        );
-    }
+    onlyForDocuments(query);
     return { kind: 'linkage', list, toMany, ...(toMany && { paging: pagingOf(list) }) };
   }
   const view = viewOf(mapping, target, query, options);
   return toMany ? { kind: 'collection', list, paging: pagingOf(list), view } : { kind: 'related-one', list, view };
 }
 
+/** The list a collection URL reads: its type, its `sort` (or the type's default) and its filters. */
 function listOf(mapping: Mapping, type: ResourceType, query: QueryParameters, options: PlanOptions): ListRequest {
   const { limits, filterSyntax } = options;
   const sort =
@@ -85,8 +78,9 @@ function listOf(mapping: Mapping, type: ResourceType, query: QueryParameters, op
   };
 }
 
-function paging(query: QueryParameters, options: PlanOptions, list: ListRequest, cursorProfile: boolean): Paging {
-  const page = parsePage(query.page, options.page, { cursorProfile });
+/** The page a list request asks for; a cursor page when the client named the cursor pagination profile. */
+function paging(query: QueryParameters, options: PlanOptions, list: ListRequest, profiles: readonly string[]): Paging {
+  const page = parsePage(query.page, options.page, { cursorProfile: profiles.includes(CURSOR_PAGINATION_PROFILE) });
   if (page.kind === 'offset') return { page, count: options.count };
   return {
     page,
@@ -96,6 +90,7 @@ function paging(query: QueryParameters, options: PlanOptions, list: ListRequest,
   };
 }
 
+/** How the resources are shown: the `include` tree (when asked) and the fieldsets. */
 function viewOf(mapping: Mapping, type: ResourceType, query: QueryParameters, options: PlanOptions): View {
   return {
     ...(query.include !== undefined && {
@@ -114,4 +109,14 @@ function onlyForLists(query: QueryParameters, what: string): void {
   const name = query.sort !== undefined ? 'sort' : (query.page[0] ?? query.filter[0])?.name;
   if (name !== undefined)
     throw badParameter(name, `${name.replace(/\[.*$/, '')} applies to collections; this URL answers with ${what}.`);
+}
+
+/** `include` and `fields` shape resource documents; on a relationship URL, which answers with identifiers, they are a 400. */
+function onlyForDocuments(query: QueryParameters): void {
+  const name = query.include !== undefined ? 'include' : query.fields[0]?.name;
+  if (name !== undefined)
+    throw badParameter(
+      name,
+      `A relationship URL answers with resource identifiers only; ${name.replace(/\[.*$/, '')} applies to resource documents.`,
+    );
 }

@@ -126,7 +126,7 @@ describeEachStore('execute: plan → SPARQL → document, directly', (h) => {
     served ??= await loadMapping(SAMPLE_MAPPING);
     const { store } = h();
     const route = parsePath(path);
-    const plan = planRequest(served, route, parseQuery(query), options, profiles);
+    const plan = planRequest(served, { route, query: parseQuery(query), profiles }, options);
     const recorder = new QueryRecorder(store);
     const page = { path, query };
     const related = path.replace(/\/(links|relationships)\/([^/]+)$/, '/$2');
@@ -141,7 +141,7 @@ describeEachStore('execute: plan → SPARQL → document, directly', (h) => {
   /** Runs a request that must fail: the JsonApiError, and the queries sent before it. */
   async function failing(path: string, query = '', options: DatasetOptions = DEFAULT_DATASET_OPTIONS) {
     const recorder = new QueryRecorder(h().store);
-    const plan = planRequest(h().mapping, parsePath(path), parseQuery(query), options);
+    const plan = planRequest(h().mapping, { route: parsePath(path), query: parseQuery(query) }, options);
     const error = await execute(h().mapping, plan, {
       store: recorder.store,
       links: { linkBase: '', self: path, related: path, page: { path, query } },

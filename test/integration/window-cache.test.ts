@@ -106,7 +106,7 @@ for (const spec of CASES) {
       const page = { path, query };
       const related = path.replace(/\/(links|relationships)\/([^/]+)$/, '/$2');
       try {
-        const plan = planRequest(mapping, parsePath(path), parseQuery(query), options, profiles);
+        const plan = planRequest(mapping, { route: parsePath(path), query: parseQuery(query), profiles }, options);
         const links = { linkBase: '', self: requestLink(page), related, page };
         const document = await execute(mapping, plan, {
           store: recorder.store,

@@ -77,7 +77,11 @@ beforeAll(async () => {
  */
 function reads(url: string, found?: string, shown?: readonly string[]): string[] {
   const [path, query = ''] = url.split('?');
-  const plan = planRequest(mapping, parsePath(path!), parseQuery(query, 'json-api'), DEFAULT_DATASET_OPTIONS, []);
+  const plan = planRequest(
+    mapping,
+    { route: parsePath(path!), query: parseQuery(query, 'json-api') },
+    DEFAULT_DATASET_OPTIONS,
+  );
   return planReads(mapping, plan, found, shown);
 }
 
@@ -235,7 +239,11 @@ describe('planReads: a page reads the attributes it shows of its members alone, 
 describe('listReads: a whole list (the window cache) depends on its order, members and filters only', () => {
   const list = (url: string) => {
     const [path, query = ''] = url.split('?');
-    const plan = planRequest(mapping, parsePath(path!), parseQuery(query, 'json-api'), DEFAULT_DATASET_OPTIONS, []);
+    const plan = planRequest(
+      mapping,
+      { route: parsePath(path!), query: parseQuery(query, 'json-api') },
+      DEFAULT_DATASET_OPTIONS,
+    );
     return listReads(mapping, (plan as Extract<Plan, { list: unknown }>).list);
   };
 

@@ -133,7 +133,7 @@ describe.each(['mappings/sample.yaml', 'mappings/qudt.yaml', 'test/fixtures/real
       // A 400 is the parameters' fault; a 404 would be the made-up id's (a type whose ids are the hex of whole IRIs).
       let status = 200;
       try {
-        planRequest(mapping, route, parseQuery(query), DEFAULT_DATASET_OPTIONS);
+        planRequest(mapping, { route, query: parseQuery(query) }, DEFAULT_DATASET_OPTIONS);
       } catch (error) {
         status = (error as JsonApiError).status;
       }

@@ -64,7 +64,7 @@ function plan(
   options: PlanOptions = DEFAULT_DATASET_OPTIONS,
   profiles: readonly string[] = [],
 ): Plan {
-  return planRequest(mapping, parsePath(path), parseQuery(query), options, profiles);
+  return planRequest(mapping, { route: parsePath(path), query: parseQuery(query), profiles }, options);
 }
 
 /** A path with `{type}` placeholders replaced by a real member id of that type. */

@@ -21,7 +21,7 @@ const mapping = await loadMapping('mappings/sample.yaml');
 /** The list, window and attributes of a related URL's first page, as the executor reads it. */
 function pageOf(url: string) {
   const [path, query = ''] = url.split('?') as [string, string?];
-  const plan = planRequest(mapping, parsePath(path), parseQuery(query), DEFAULT_DATASET_OPTIONS, []);
+  const plan = planRequest(mapping, { route: parsePath(path), query: parseQuery(query) }, DEFAULT_DATASET_OPTIONS);
   if (plan.kind !== 'collection' || !plan.paging) throw new Error(`${url} is no related list`);
   const window = { limit: 20, offset: 0 };
   return { request: plan.list, window, attributes: shownAttributes(plan.list.type, plan.view.fields) };
@@ -71,7 +71,11 @@ describe('relatedListQuery (linkage and later related pages from a template, the
         fc.constantFrom('code point', 'UTF-16 code units' as const),
         (id, suffix, order) => {
           const [path, query = ''] = `/trade-activities/${id}${suffix}`.split('?') as [string, string?];
-          const plan = planRequest(mapping, parsePath(path), parseQuery(query), DEFAULT_DATASET_OPTIONS, []);
+          const plan = planRequest(
+            mapping,
+            { route: parsePath(path), query: parseQuery(query) },
+            DEFAULT_DATASET_OPTIONS,
+          );
           if (plan.kind === 'resource' || plan.kind === 'related-one') throw new Error(`${path} is no list`);
           const window = { limit: 20, offset: 20 };
           expect(

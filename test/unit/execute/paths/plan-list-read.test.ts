@@ -46,7 +46,7 @@ function cursorOf(path: string, query: string, values: 'date' | 'none'): string 
 }
 
 function planOf(path: string, query: string, profiles: string[]): Plan {
-  return planRequest(mapping, parsePath(path), parseQuery(query), DEFAULT_DATASET_OPTIONS, profiles);
+  return planRequest(mapping, { route: parsePath(path), query: parseQuery(query), profiles }, DEFAULT_DATASET_OPTIONS);
 }
 
 /** The access path a URL's list read takes, as `listPage` plans it (`listWindow` for a to-one). */
