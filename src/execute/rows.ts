@@ -1,9 +1,9 @@
 import rdf from '@rdfjs/data-model';
-import type { Literal, Term } from '@rdfjs/types';
+import type { Term } from '@rdfjs/types';
 import { iriToId } from '../mapping/ids.js';
 import type { ResourceType } from '../mapping/model.js';
 import type { ListRequest } from '../plan/plan.js';
-import { XSD_DECIMAL, XSD_DOUBLE } from '../rdf/vocabulary.js';
+import { XSD_DOUBLE } from '../rdf/vocabulary.js';
 import type { KeyValue } from '../request/cursor.js';
 import { valueOrder } from '../request/filter-values.js';
 import type { Member } from '../shape/resource-objects.js';
@@ -14,6 +14,7 @@ import { idVariable } from '../sparql/members.js';
 import { perMemberKeyIndex, tieredKeyText } from '../sparql/per-member-key.js';
 import { exactKeyVariable, keyVariable } from '../sparql/sort-clauses.js';
 import { type Row, StoreError } from '../store/store.js';
+import { exactNumber } from './exact-number.js';
 
 /*
  * Reading result rows, in one place: every variable name a query builder projects is read back
@@ -27,23 +28,36 @@ export type FieldValues = Map<string, Term[]>;
 
 /**
  * The members in list-query rows (`?s`, and `?s_id` for the predicate id strategy), in row order,
- * each once. Only a list that hangs off a parent has a row without `?s` (the parent points at
- * nothing), which is skipped; in any other list such a row is an unexpected answer.
+ * each once. Every row binds `?s`: a row without it is an unexpected answer (a list that hangs off
+ * a parent may have one: {@link relatedMembersOf}).
  *
- * @example membersOf(concepts, rows, false) // [{ iri: 'http://…/concept/0101', id: '0101' }, …]
+ * @example membersOf(concepts, rows) // [{ iri: 'http://…/concept/0101', id: '0101' }, …]
  */
-export function membersOf(type: ResourceType, rows: readonly Row[], hasParent: boolean): Member[] {
+export function membersOf(type: ResourceType, rows: readonly Row[]): Member[] {
   const members: Member[] = [];
   const seen = new Set<string>();
   for (const row of rows) {
     const iri = resource(row.s, 's');
-    if (iri === undefined && !hasParent) throw missing('?s');
-    if (iri === undefined || seen.has(iri)) continue;
+    if (iri === undefined) throw missing('?s');
+    if (seen.has(iri)) continue;
     seen.add(iri);
     const member = memberOf(type, iri, row.s_id);
     if (member) members.push(member);
   }
   return members;
+}
+
+/**
+ * The members in the rows of a list that hangs off a parent, as {@link membersOf}; a row without
+ * `?s` (the parent points at nothing) is skipped.
+ *
+ * @example relatedMembersOf(concepts, [{}]) // []
+ */
+export function relatedMembersOf(type: ResourceType, rows: readonly Row[]): Member[] {
+  return membersOf(
+    type,
+    rows.filter((row) => row.s !== undefined),
+  );
 }
 
 /** A range window's first sort key, and its exact text (`sparql/key-histogram.ts`). */
@@ -180,36 +194,6 @@ export function countAndHistogram(rows: readonly Row[], rowsVariable: string): {
   return { total: countValue(counted, 'count'), histogram };
 }
 
-/**
- * A number as the store holds it, from the exact text a query projected beside it
- * (`sparql/comparable.ts` exactDoubleText: the store's STR() and the remainder). A double is the
- * sum of the two: Virtuoso's JSON gives a double 6 significant digits. A decimal is its STR(),
- * which writes every digit the store holds whatever digits its result format keeps (the server
- * owns the answer, as for doubles; on Virtuoso 7.2.5 both give the 15 places it keeps). Any other
- * term, or text that is no number, is kept.
- *
- * @example exactNumber(literal('1.20893e+24', xsdDouble), literal('1.208925819614629e+24 134217728')) // "1.2089258196146292e+24"^^xsd:double
- * @example exactNumber(literal('0.028316846592', xsdDecimal), literal('0.028316846592000004 -3.4e-18')) // "0.028316846592000004"^^xsd:decimal
- */
-export function exactNumber<T extends Term>(term: T, exact: Term | undefined): T | Literal {
-  if (exact?.termType !== 'Literal' || term.termType !== 'Literal') return term;
-  if (term.datatype.value === XSD_DECIMAL) {
-    const text = exact.value.split(' ')[0]!;
-    return DECIMAL_TEXT.test(text) && text !== term.value ? rdf.literal(text, term.datatype) : term;
-  }
-  if (term.datatype.value !== XSD_DOUBLE) return term;
-  const [text, rest] = exact.value.split(' ').map(Number);
-  // The largest doubles' 16 digits round past the largest double (1.797693134862316e+308): the
-  // store's value is finite, so it is the largest one.
-  const value =
-    Math.abs(text!) === Infinity && Number.isFinite(Number(term.value))
-      ? Math.sign(text!) * Number.MAX_VALUE
-      : text! + rest!;
-  return Number.isFinite(value) ? rdf.literal(String(value), term.datatype) : term;
-}
-
-/** A decimal's text as STR() writes it (an exponent too, should a store write one). */
-const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const XSD_DOUBLE_TERM = rdf.namedNode(XSD_DOUBLE);
 
 /** The IRI of a variable that must hold a resource; undefined when unbound. */

@@ -3,7 +3,7 @@ import type { ListRequest, Window } from '../../plan/plan.js';
 import { buildCountQuery } from '../../sparql/list-query.js';
 import type { Row } from '../../store/store.js';
 import { membersRead } from '../members-read.js';
-import { countValue, membersOf } from '../rows.js';
+import { countValue, membersOf, relatedMembersOf } from '../rows.js';
 import { listLane, runQuery } from '../run-query.js';
 import type { Counted, ListRead, PathContext, PathRead } from './access-path.js';
 
@@ -96,5 +96,5 @@ export function readMembers(read: ListRead, rows: readonly Row[]): Pick<PathRead
   const { request } = read;
   return read.keyset
     ? membersRead(request, rows)
-    : { members: membersOf(request.type, rows, request.parent !== undefined) };
+    : { members: (request.parent ? relatedMembersOf : membersOf)(request.type, rows) };
 }

@@ -1,4 +1,4 @@
-import { membersOf } from '../rows.js';
+import { relatedMembersOf } from '../rows.js';
 import { listLane, runQuery } from '../run-query.js';
 import type { PathContext, PathOutcome, StorePath } from './access-path.js';
 import { relatedTotal } from './list-rows.js';
@@ -18,5 +18,5 @@ export async function readRelatedList(
   const rows = await runQuery(context.store, path.query, listLane(request), 'list');
   const members = new Set(rows.flatMap((row) => (row.s ? [row.s.value] : []))).size;
   const total = await relatedTotal(context, request, window, { pageRows: rows.length, members });
-  return { kind: 'read', read: { members: membersOf(request.type, rows, true), total } };
+  return { kind: 'read', read: { members: relatedMembersOf(request.type, rows), total } };
 }

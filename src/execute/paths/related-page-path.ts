@@ -18,7 +18,7 @@ export async function readRelatedPage(
 ): Promise<PathOutcome> {
   const { request, window, count } = path.read;
   const rows = await runQuery(context.store, path.query, listLane(request), 'page');
-  const members = membersOf(request.type, rows, false);
+  const members = membersOf(request.type, rows);
   // A member with two ids (two `?s_id`) has two page rows: the window may then miss one.
   if (new Set(rows.map((row) => JSON.stringify([row.s, row.s_id]))).size !== members.length)
     return { kind: 'fall-back', because: 'a member has two ids' };

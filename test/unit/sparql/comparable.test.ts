@@ -2,7 +2,7 @@ import rdf from '@rdfjs/data-model';
 import oxigraph from 'oxigraph';
 import type { Expression } from 'sparqljs';
 import { describe, expect, it } from 'vitest';
-import { exactNumber } from '../../../src/execute/rows.js';
+import { exactNumber } from '../../../src/execute/exact-number.js';
 import type { Attribute } from '../../../src/mapping/model.js';
 import { XSD, XSD_DOUBLE } from '../../../src/rdf/vocabulary.js';
 import { variable } from '../../../src/sparql/ast.js';
