@@ -155,7 +155,6 @@ function include(
   { store, trace }: PathContext,
   linkBase: string,
 ): Promise<Inclusion> | undefined {
-  return (
-    view.include && includeRelated(view.include, view.fields, type, members, store, linkBase, view.maxIncluded, trace)
-  );
+  const { include: tree, fields: fieldsets, maxIncluded } = view;
+  return tree && includeRelated(tree, { type, members }, { store, linkBase, fieldsets, maxIncluded, trace });
 }

@@ -10,7 +10,7 @@ import { codePointCompare } from '../shape/literal-to-json.js';
 import { type Member, type RelationshipData, type ResourceObject, resourceObject } from '../shape/resource-objects.js';
 import { buildIncludeQuery } from '../sparql/include-query.js';
 import type { Store } from '../store/store.js';
-import { readIncludeRows } from './rows.js';
+import { type BranchRows, readIncludeRows } from './rows.js';
 import { runQuery } from './run-query.js';
 import { Trace } from './trace.js';
 
@@ -39,6 +39,24 @@ interface Step {
   readonly sources: readonly Entry[];
 }
 
+/** The primary resources of a document: the type they are read as, and which they are. */
+export interface PrimaryResources {
+  readonly type: ResourceType;
+  readonly members: readonly Member[];
+}
+
+/** What following the include tree needs besides the tree and the primary resources. */
+export interface IncludeOptions {
+  readonly store: Store;
+  /** The base of the included resources' links. */
+  readonly linkBase: string;
+  /** Which attributes of each type the included resources show. */
+  readonly fieldsets: Fieldsets;
+  /** At most this many included resources in all; past it, a 400. */
+  readonly maxIncluded?: number;
+  readonly trace?: Trace;
+}
+
 /**
  * Follows the include tree from the primary resources, one SPARQL query per level for the whole
  * page (never one per resource): level n+1 starts from the resources level n reached. Each query
@@ -47,69 +65,21 @@ interface Step {
  * Included to-many linkage is not paged: every target is linked and included, up to `maxIncluded`
  * resources in all; a request that reaches more is a 400 (narrow `include` or `page[size]`).
  *
- * @example await includeRelated(parseInclude('concerns.broader-concepts', mapping, activities, 3), new Map(), activities, members, store, '')
+ * @example await includeRelated(parseInclude('concerns.broader-concepts', mapping, activities, 3), { type: activities, members }, { store, linkBase: '', fieldsets: new Map() })
  */
 export async function includeRelated(
   include: readonly IncludeNode[],
-  fieldsets: Fieldsets,
-  type: ResourceType,
-  members: readonly Member[],
-  store: Store,
-  linkBase: string,
-  maxIncluded = DEFAULT_REQUEST_LIMITS.included,
-  trace = new Trace(),
+  primary: PrimaryResources,
+  options: IncludeOptions,
 ): Promise<Inclusion> {
-  const entries = new Map<string, Entry>();
-  const entryOf = (entryType: ResourceType, member: Member, primary: boolean): Entry => {
-    const key = keyOf(entryType, member.iri);
-    let entry = entries.get(key);
-    if (!entry) entries.set(key, (entry = { type: entryType, member, primary, values: new Map(), linkage: new Map() }));
-    return entry;
-  };
-  const primary = members.map((member) => entryOf(type, member, true));
-  let level: Step[] = include.map((node) => ({ node, sources: primary }));
+  const { store, linkBase, fieldsets, maxIncluded = DEFAULT_REQUEST_LIMITS.included, trace = new Trace() } = options;
+  const entries = new Entries();
+  const sources = primary.members.map((member) => entries.primary(primary.type, member));
+  let level: Step[] = include.map((node) => ({ node, sources }));
   for (let depth = 1; (level = level.filter((step) => step.sources.length > 0)).length > 0; depth++) {
-    const names = level.map(({ node }) => node.relationship.name).join(', ');
-    trace.step(
-      `include-${depth}`,
-      `include level ${depth} (${names}): one query from the level before's resources, by VALUES`,
-    );
-    const query = buildIncludeQuery(
-      level.map(({ node, sources }) => ({
-        relationship: node.relationship,
-        target: node.type,
-        sources: sources.map((source) => source.member.iri),
-        attributes: shownAttributes(node.type, fieldsets),
-      })),
-    );
-    const found = readIncludeRows(
-      await runQuery(store, query, 'light', `include-${depth}`),
-      level.map(({ node }) => node.type),
-    );
-    level = level.flatMap(({ node, sources }, n) => {
-      const { targets: targetsOf, values } = found[n]!;
-      const reached = new Map<string, Entry>();
-      // In the order of the target's list: by id or by IRI, as its strategy sorts.
-      const key = (member: Member) => memberSortKey(node.type.id, member);
-      for (const source of sources) {
-        const all = [...(targetsOf.get(source.member.iri)?.values() ?? [])].sort((a, b) =>
-          codePointCompare(key(a), key(b)),
-        );
-        const targets = node.relationship.cardinality === 'one' ? all.slice(0, 1) : all;
-        for (const target of targets) {
-          const entry = entryOf(node.type, target, false);
-          if (!entry.primary && entry.values.size === 0) copyValues(values.get(target.iri), entry.values);
-          reached.set(keyOf(node.type, target.iri), entry);
-        }
-        const linkage = targets.map((target) => ({ type: node.type.name, id: target.id }));
-        source.linkage.set(
-          node.relationship.name,
-          node.relationship.cardinality === 'one' ? (linkage[0] ?? null) : linkage,
-        );
-      }
-      return node.children.map((child) => ({ node: child, sources: [...reached.values()] }));
-    });
-    const included = entries.size - primary.length;
+    const found = await readLevel(level, depth, { store, fieldsets, trace });
+    level = level.flatMap((step, n) => follow(step, found[n]!, entries));
+    const included = entries.size - sources.length;
     if (included > maxIncluded) {
       throw badParameter(
         'include',
@@ -124,9 +94,98 @@ export async function includeRelated(
       linkage: entry.linkage,
     });
   return {
-    included: [...entries.values()].filter((entry) => !entry.primary).map(objectOf),
-    linkageOf: (member) => entries.get(keyOf(type, member.iri))?.linkage,
+    included: entries.included().map(objectOf),
+    linkageOf: (member) => entries.find(primary.type, member.iri)?.linkage,
   };
+}
+
+/** One include level's query, for all its steps at once, read back one {@link BranchRows} per step. */
+async function readLevel(
+  level: readonly Step[],
+  depth: number,
+  { store, fieldsets, trace }: Required<Pick<IncludeOptions, 'store' | 'fieldsets' | 'trace'>>,
+): Promise<BranchRows[]> {
+  const names = level.map(({ node }) => node.relationship.name).join(', ');
+  trace.step(
+    `include-${depth}`,
+    `include level ${depth} (${names}): one query from the level before's resources, by VALUES`,
+  );
+  const query = buildIncludeQuery(
+    level.map(({ node, sources }) => ({
+      relationship: node.relationship,
+      target: node.type,
+      sources: sources.map((source) => source.member.iri),
+      attributes: shownAttributes(node.type, fieldsets),
+    })),
+  );
+  return readIncludeRows(
+    await runQuery(store, query, 'light', `include-${depth}`),
+    level.map(({ node }) => node.type),
+  );
+}
+
+/**
+ * Links each source of a step to the targets its branch found (a to-one relationship to its first
+ * only), gives the targets their values, and returns the next level's steps from what it reached.
+ */
+function follow({ node, sources }: Step, { targets: targetsOf, values }: BranchRows, entries: Entries): Step[] {
+  const reached = new Map<string, Entry>();
+  // In the order of the target's list: by id or by IRI, as its strategy sorts.
+  const key = (member: Member) => memberSortKey(node.type.id, member);
+  for (const source of sources) {
+    const all = [...(targetsOf.get(source.member.iri)?.values() ?? [])].sort((a, b) =>
+      codePointCompare(key(a), key(b)),
+    );
+    const targets = node.relationship.cardinality === 'one' ? all.slice(0, 1) : all;
+    for (const target of targets) {
+      const entry = entries.reached(node.type, target);
+      if (!entry.primary && entry.values.size === 0) copyValues(values.get(target.iri), entry.values);
+      reached.set(keyOf(node.type, target.iri), entry);
+    }
+    const linkage = targets.map((target) => ({ type: node.type.name, id: target.id }));
+    source.linkage.set(
+      node.relationship.name,
+      node.relationship.cardinality === 'one' ? (linkage[0] ?? null) : linkage,
+    );
+  }
+  return node.children.map((child) => ({ node: child, sources: [...reached.values()] }));
+}
+
+/** The document's resources, primary and included, each once by type and IRI, in the order the levels reached them. */
+class Entries {
+  private readonly byKey = new Map<string, Entry>();
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** A primary resource's entry. */
+  primary(type: ResourceType, member: Member): Entry {
+    return (
+      this.find(type, member.iri) ?? this.keep({ type, member, primary: true, values: new Map(), linkage: new Map() })
+    );
+  }
+
+  /** The entry of a resource an include level reached: the existing one when it is primary or was reached before. */
+  reached(type: ResourceType, member: Member): Entry {
+    return (
+      this.find(type, member.iri) ?? this.keep({ type, member, primary: false, values: new Map(), linkage: new Map() })
+    );
+  }
+
+  find(type: ResourceType, iri: string): Entry | undefined {
+    return this.byKey.get(keyOf(type, iri));
+  }
+
+  /** The included resources: every entry but the primary ones. */
+  included(): Entry[] {
+    return [...this.byKey.values()].filter((entry) => !entry.primary);
+  }
+
+  private keep(entry: Entry): Entry {
+    this.byKey.set(keyOf(entry.type, entry.member.iri), entry);
+    return entry;
+  }
 }
 
 /** An included resource's attribute values are the same from every source: the first branch that reaches it gives them. */
