@@ -1,5 +1,5 @@
 import { notFound } from '../errors/json-api-error.js';
-import type { Mapping, ResourceType } from '../mapping/model.js';
+import type { Mapping } from '../mapping/model.js';
 import type { Plan, View } from '../plan/plan.js';
 import { shownAttributes } from '../plan/shown-attributes.js';
 import { type Document, dataDocument, linkageDocument } from '../shape/documents.js';
@@ -7,7 +7,7 @@ import type { PageBase } from '../shape/page-links.js';
 import { type Member, type ResourceObject, resourceObject } from '../shape/resource-objects.js';
 import { fetchQuery } from '../sparql/fetch-query.js';
 import type { Store } from '../store/store.js';
-import { type Inclusion, includeRelated } from './include-related.js';
+import { type Inclusion, includeRelated, type PrimaryResources } from './include-related.js';
 import { listPage, listWindow } from './list-page.js';
 import type { PathContext, Remembered } from './paths/access-path.js';
 import { type FieldValues, groupValues } from './rows.js';
@@ -67,7 +67,7 @@ async function resource(plan: Extract<Plan, { kind: 'resource' }>, context: Path
   const fetch = fetchQuery(type, { lookup: plan.lookup }, shownAttributes(type, view.fields), memo);
   const [rows, early] = await Promise.all([
     runQuery(store, fetch, 'light', 'resource'),
-    known && include(view, type, [known], context, links.linkBase),
+    known && include(view, { type, members: [known] }, context, links.linkBase),
   ]);
   const values = groupValues(rows);
   const iri = values.keys().next().value;
@@ -75,7 +75,7 @@ async function resource(plan: Extract<Plan, { kind: 'resource' }>, context: Path
   // Two resources sharing a `predicate` id: which one shows is the store's pick, read of neither alone.
   if (values.size === 1) trace.found = iri;
   const member = { iri, id: plan.id };
-  const inclusion = known ? early : await include(view, type, [member], context, links.linkBase);
+  const inclusion = known ? early : await include(view, { type, members: [member] }, context, links.linkBase);
   const object = resourceObject(type, member, values.get(iri), {
     linkBase: links.linkBase,
     fields: view.fields.get(type.name),
@@ -90,7 +90,7 @@ async function collection(plan: Extract<Plan, { kind: 'collection' }>, context: 
   const attributes = shownAttributes(type, plan.view.fields);
   const page = await listPage(context, { request: plan.list, paging: plan.paging, base: links.page, attributes });
   context.trace.shown = page.members.map((member) => member.iri);
-  const { data, included } = await fetchResources(type, page.members, plan.view, context, {
+  const { data, included } = await fetchResources({ type, members: page.members }, plan.view, context, {
     linkBase: links.linkBase,
     fetched: page.values,
   });
@@ -101,9 +101,8 @@ async function collection(plan: Extract<Plan, { kind: 'collection' }>, context: 
 async function relatedOne(plan: Extract<Plan, { kind: 'related-one' }>, context: PathContext, links: DocumentLinks) {
   const [first] = await listWindow(context, plan.list, { limit: 1, offset: 0 });
   context.trace.shown = first ? [first.iri] : [];
-  const { data, included } = await fetchResources(plan.list.type, first ? [first] : [], plan.view, context, {
-    linkBase: links.linkBase,
-  });
+  const primary = { type: plan.list.type, members: first ? [first] : [] };
+  const { data, included } = await fetchResources(primary, plan.view, context, { linkBase: links.linkBase });
   return dataDocument(data[0] ?? null, links.self, undefined, included);
 }
 
@@ -124,12 +123,12 @@ async function linkage(plan: Extract<Plan, { kind: 'linkage' }>, context: PathCo
  * brought the `fetched` values already) and the first include level go out together.
  */
 async function fetchResources(
-  type: ResourceType,
-  members: Member[],
+  primary: PrimaryResources,
   view: View,
   context: PathContext,
   { linkBase, fetched }: { linkBase: string; fetched?: Map<string, FieldValues> | undefined },
 ): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
+  const { type, members } = primary;
   const { store, trace, memo } = context;
   const attributes = shownAttributes(type, view.fields);
   const fetch = !fetched && members.length > 0 && attributes.length > 0;
@@ -137,7 +136,7 @@ async function fetchResources(
   const iris = members.map((m) => m.iri);
   const [rows, inclusion] = await Promise.all([
     fetch ? runQuery(store, fetchQuery(type, { iris }, attributes, memo), 'light', 'fetch') : [],
-    include(view, type, members, context, linkBase),
+    include(view, primary, context, linkBase),
   ]);
   const values = fetched ?? groupValues(rows);
   const fields = view.fields.get(type.name);
@@ -150,11 +149,10 @@ async function fetchResources(
 /** The include levels of a request that has `include` (possibly empty); undefined otherwise, and the document has no `included`. */
 function include(
   view: View,
-  type: ResourceType,
-  members: Member[],
+  primary: PrimaryResources,
   { store, trace }: PathContext,
   linkBase: string,
 ): Promise<Inclusion> | undefined {
   const { include: tree, fields: fieldsets, maxIncluded } = view;
-  return tree && includeRelated(tree, { type, members }, { store, linkBase, fieldsets, maxIncluded, trace });
+  return tree && includeRelated(tree, primary, { store, linkBase, fieldsets, maxIncluded, trace });
 }
