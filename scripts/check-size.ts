@@ -41,8 +41,6 @@ export const MAX_PARAMETERS = 4;
  */
 export const EXEMPT: readonly string[] = [
   // core: execute/, plan/, sparql/, app.ts, http/json-api-handler.ts, http/metrics.ts
-  'src/cache/kept-lists.ts',
-  'src/cache/window-cache.ts',
   'src/execute/execute.ts',
   'src/execute/include-related.ts',
   'src/execute/rows.ts',

@@ -157,9 +157,7 @@ describeStores(
       );
       background = await ApiClient.listen(
         createApp({
-          datasets: [
-            { ...dataset, options: { explain: true, windowCacheTtlSeconds: forever, wholeListReads: 'background' } },
-          ],
+          datasets: [{ ...dataset, options: { explain: true, windowCacheTtlSeconds: forever } }],
         }),
       );
     });
