@@ -5,9 +5,10 @@ import { type Logger, pino } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { cachedResponses } from './cache/cached-responses.js';
 import { Freshness } from './cache/freshness.js';
+import type { WindowCacheOptions } from './cache/list-windows.js';
 import { rememberedBy, warmWindowCache } from './cache/remembered.js';
 import { ResponseCache, type ResponseCacheOptions } from './cache/response-cache.js';
-import { WindowCache, type WindowCacheOptions } from './cache/window-cache.js';
+import { WindowCache } from './cache/window-cache.js';
 import { type Dataset, optionsOf } from './dataset.js';
 import { JsonApiError } from './errors/json-api-error.js';
 import { apiDescriptionHandler } from './http/api-description.js';
@@ -111,6 +112,8 @@ export function createApp(options: AppOptions): Express {
   if (options.deltas) app.locals.deltaListener = deltaListener(live, metrics.deltas, logger, options.deltas);
   // For the CLI, before it listens (warmWindowCache).
   app.locals.warmWindowCache = (signal: AbortSignal) => warmWindowCache(datasets, windows, signal);
+  // For tests: once the lists pages started reading in the background are read (`WindowCache.settled`).
+  app.locals.windowCacheSettled = () => windows.settled();
   // For the CLI, once it has opened the stores (not awaited: a store that is down is asked again later).
   app.locals.checkEngines = (signal: AbortSignal) =>
     checkEngines(

@@ -27,15 +27,6 @@ export interface DatasetOptions extends PlanOptions {
    * server runs, and keeps none for an endpoint unless a TTL is given.
    */
   readonly windowCacheTtlSeconds: number;
-  /**
-   * How the window cache reads a list whole (`cache/kept-lists.ts`): `in-request` (the default),
-   * by the first request that asks for it, which waits for it; `background`, beside the requests
-   * with a deadline of its own ({@link WHOLE_LIST_DEADLINE_FACTOR} times `timeoutMs`), while each
-   * page is read from the store as without the cache until the list is kept. The CLI reads an
-   * endpoint's lists in the background: a list too long to read in a request's time never holds
-   * up its pages.
-   */
-  readonly wholeListReads: 'in-request' | 'background';
   /** Each request's deadline: past it the store's work stops and the answer is a 504. */
   readonly timeoutMs: number;
   /**
@@ -52,7 +43,11 @@ export interface DatasetOptions extends PlanOptions {
   readonly explain: boolean;
 }
 
-/** A whole list read in the background may take this many times a request's deadline. */
+/**
+ * A whole list is read in the background (`cache/kept-lists.ts`), beside the requests, and may take
+ * this many times a request's deadline: a page never waits on it, and is read from the store as
+ * without the cache until the list is kept.
+ */
 export const WHOLE_LIST_DEADLINE_FACTOR = 6;
 
 export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({
@@ -63,7 +58,6 @@ export const DEFAULT_DATASET_OPTIONS: DatasetOptions = Object.freeze({
   cacheControl: 'no-cache',
   cacheTtlSeconds: 0,
   windowCacheTtlSeconds: 0,
-  wholeListReads: 'in-request',
   timeoutMs: 10_000,
   filterSyntax: 'json-api',
   explain: false,

@@ -8,8 +8,9 @@ import { optionsOf, WHOLE_LIST_DEADLINE_FACTOR } from '../dataset.js';
 import type { Remembered } from '../execute/paths/access-path.js';
 import { withSignal } from '../execute/run-query.js';
 import type { JsonApiOptions } from '../http/json-api-handler.js';
+import type { Store } from '../store/store.js';
 import { histogramHints } from './histogram-hints.js';
-import { keptLists, type WholeListReads } from './kept-lists.js';
+import { keptLists } from './kept-lists.js';
 import { templateMemo } from './template-memo.js';
 import { warmLists } from './warm-lists.js';
 import type { WindowCache } from './window-cache.js';
@@ -34,21 +35,17 @@ export function rememberedBy(
       const lists = windows.forDataset(dataset.name, options.windowCacheTtlSeconds);
       byDataset.set(
         dataset,
-        (remembered = { kept: lists && keptLists(lists, wholeReads(dataset, options, shutdown)), hints, memo }),
+        (remembered = { kept: lists && keptLists(lists, wholeStore(dataset, options, shutdown)), hints, memo }),
       );
     }
     return remembered;
   };
 }
 
-/** How a dataset's lists are read whole: in the background, on its store with a deadline of their own (stopped with the server). */
-function wholeReads(dataset: Dataset, options: DatasetOptions, shutdown: AbortSignal | undefined): WholeListReads {
-  if (options.wholeListReads !== 'background') return { kind: 'in-request' };
+/** The store a dataset's lists are read whole from in the background: its own, with a deadline of their own (stopped with the server). */
+function wholeStore(dataset: Dataset, options: DatasetOptions, shutdown: AbortSignal | undefined): () => Store {
   const deadline = () => AbortSignal.timeout(options.timeoutMs * WHOLE_LIST_DEADLINE_FACTOR);
-  return {
-    kind: 'background',
-    store: () => withSignal(dataset.store, shutdown ? AbortSignal.any([deadline(), shutdown]) : deadline()),
-  };
+  return () => withSignal(dataset.store, shutdown ? AbortSignal.any([deadline(), shutdown]) : deadline());
 }
 
 /** What reading one dataset's lists into the window cache did. */

@@ -2,7 +2,7 @@ import type { Mapping } from '../mapping/model.js';
 import type { ListRequest } from '../plan/plan.js';
 import type { Store } from '../store/store.js';
 import { cachedList } from './kept-lists.js';
-import type { ListWindows } from './window-cache.js';
+import type { ListWindows } from './list-windows.js';
 
 /**
  * Reads every type's list, in its default order, into the window cache, one list after the

@@ -93,7 +93,6 @@ export function datasetOptions(d: DatasetConfig, { fed = false }: { fed?: boolea
     limits: { ...limits, ...d.limits },
     cacheTtlSeconds: d.cacheTtlSeconds ?? (fed ? Number.POSITIVE_INFINITY : cacheTtlSeconds),
     windowCacheTtlSeconds: d.windowCacheTtlSeconds ?? (d.endpoint && !fed ? 0 : Number.POSITIVE_INFINITY),
-    wholeListReads: d.endpoint ? 'background' : 'in-request', // an endpoint's list may be too long for a request's time
     timeoutMs: d.timeoutMs ?? timeoutMs,
     filterSyntax: d.filterSyntax ?? filterSyntax,
     explain: d.explain ?? DEFAULT_DATASET_OPTIONS.explain,

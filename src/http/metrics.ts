@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { WindowCache, WindowCacheStats } from '../cache/window-cache.js';
+import type { WindowCacheStats } from '../cache/list-windows.js';
+import type { WindowCache } from '../cache/window-cache.js';
 import { DeltaMetrics } from '../live/delta-metrics.js';
 import { decorateStore } from '../store/decorate-store.js';
 import type { EngineFindings } from '../store/probes/engine-check.js';

@@ -10,8 +10,8 @@ import { SAMPLE_MAPPING } from '../support/each-store.js';
 import { SAMPLE_DATA } from '../support/global-setup.js';
 
 /**
- * A dataset whose lists are read whole in the background (`wholeListReads: 'background'`, as the
- * CLI reads an endpoint's): while a list's whole reading has not ended, its pages are read from
+ * A dataset whose lists are read whole in the background (as every dataset's are, but for the
+ * ones read before the server listens): while a list's whole reading has not ended, its pages are read from
  * the store as without the cache, at once, byte for byte the same; once it is kept, its pages are
  * cut from it. The store here holds every `whole-list` query until the test lets it go, as a list
  * too long to read in a request's time would.
@@ -36,7 +36,7 @@ describe('[embedded] lists read whole in the background', () => {
         return answered;
       },
     });
-    const options = { windowCacheTtlSeconds: Number.POSITIVE_INFINITY, wholeListReads: 'background' as const };
+    const options = { windowCacheTtlSeconds: Number.POSITIVE_INFINITY };
     kept = await ApiClient.listen(
       createApp({ datasets: [{ name: 'kept', mapping, store: slow, linkBase: '', options }] }),
     );

@@ -59,12 +59,18 @@ describeStores('reading the window cache ahead', (storeName) => {
     }
   });
 
-  it('the expiring dataset still reads its list on its first page', async () => {
+  it("the expiring dataset's first page is the store's, its list read in the background for the next", async () => {
     const type = [...mapping.types.values()].find((t) => t.attributes.size > 0)!;
-    const response = await warm.get(`/api/expiring/${type.name}`);
-    expect(response.status).toBe(200);
-    const fetches = response.body.data.length > 0 ? 1 : 0;
-    expect(queryCount(response)).toBe(fetches + 1);
+    const path = `/api/expiring/${type.name}`;
+    const first = await warm.get(path);
+    expect(first.status).toBe(200);
+    // Not held up by the whole list: the window-cache path's fallback read the page.
+    expect(first.headers.get('server-timing')).toMatch(/path;desc="window-cache>/);
+    await warm.listsRead();
+    const next = await warm.get(path);
+    expect(next.body).toEqual(first.body);
+    expect(next.headers.get('server-timing')).toMatch(/path;desc="window-cache(\+fetch)?"/);
+    expect(queryCount(next)).toBe(next.body.data.length > 0 ? 1 : 0);
   });
 });
 

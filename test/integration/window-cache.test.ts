@@ -11,8 +11,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { histogramHints } from '../../src/cache/histogram-hints.js';
 import { keptLists } from '../../src/cache/kept-lists.js';
+import type { ListWindows } from '../../src/cache/list-windows.js';
 import { templateMemo } from '../../src/cache/template-memo.js';
-import { type ListWindows, WindowCache } from '../../src/cache/window-cache.js';
+import { WindowCache } from '../../src/cache/window-cache.js';
 import { type DatasetOptions, DEFAULT_DATASET_OPTIONS } from '../../src/dataset.js';
 import { JsonApiError } from '../../src/errors/json-api-error.js';
 import { execute } from '../../src/execute/execute.js';
@@ -80,6 +81,7 @@ for (const spec of CASES) {
     let store: Store;
     let picker: ValuePicker;
     let windows: ListWindows;
+    let cacheOf: WindowCache;
 
     beforeAll(async () => {
       mapping = await loadMapping(spec.mapping);
@@ -88,9 +90,21 @@ for (const spec of CASES) {
         spec.store === 'embedded'
           ? await createOxigraphStore({ files: spec.files })
           : await openSampleStore(spec.store);
-      windows = new WindowCache().forDataset(spec.name, Number.POSITIVE_INFINITY)!;
+      cacheOf = new WindowCache();
+      windows = cacheOf.forDataset(spec.name, Number.POSITIVE_INFINITY)!;
     });
     afterAll(() => store?.close());
+    /** The store the window cache reads whole lists from, in the background: it counts them. */
+    let wholeReads = 0;
+    const wholeStore: Store = new Proxy({} as Store, {
+      get: (_, name: keyof Store) =>
+        name === 'select'
+          ? (text: string, options: Parameters<Store['select']>[1]) => {
+              wholeReads++;
+              return store.select(text, options);
+            }
+          : store[name],
+    });
 
     /** A request executed as the handler does; its document (or error) as JSON, and the queries it sent. */
     async function answer(target: string, profiles: string[], options: DatasetOptions, cache?: ListWindows) {
@@ -111,7 +125,7 @@ for (const spec of CASES) {
         const document = await execute(mapping, plan, {
           store: recorder.store,
           links,
-          kept: cache && keptLists(cache),
+          kept: cache && keptLists(cache, () => wholeStore),
           ...remembered,
         });
         return { json: JSON.stringify(document), queries: recorder.queries, texts };
@@ -128,6 +142,13 @@ for (const spec of CASES) {
     /** The request without and with the cache: the same JSON; the answer, and each one's query count. */
     async function same(target: string, profiles: string[] = [], options = DEFAULT_DATASET_OPTIONS) {
       const fromStore = await answer(target, profiles, options);
+      // The first page of a list not kept yet is read from the store while the list is read in the
+      // background: the same answer; once that reading settled, the page is cut from the list.
+      const before = wholeReads;
+      const first = await answer(target, profiles, options, windows);
+      expect(first.json, `${target} ${profiles.join(' ')} (list not kept yet)`).toBe(fromStore.json);
+      await cacheOf.settled();
+      const read = wholeReads - before;
       const cached = await answer(target, profiles, options, windows);
       expect(cached.json, `${target} ${profiles.join(' ')}`).toBe(fromStore.json);
       return {
@@ -135,6 +156,7 @@ for (const spec of CASES) {
         store: fromStore.queries,
         cached: cached.queries,
         cachedTexts: cached.texts,
+        wholeReads: read,
       };
     }
 
@@ -264,7 +286,8 @@ for (const spec of CASES) {
       const related = `/${type.name}/${missing}/${relationship.name}`;
       const first = await same(related);
       expect(first.page.status, related).toBe(404);
-      expect(first.cached, 'the list query alone').toBe(1);
+      expect(first.wholeReads, 'the list query alone, in the background').toBe(1);
+      expect(first.cached, 'then none: the list says its parent is missing').toBe(0);
       // The relationship URL lists the same: its 404 is cached already, by page or by cursor.
       for (const target of [`/${type.name}/${missing}/links/${relationship.name}`, `${related}?page[size]=1`])
         for (const profiles of [[], [CURSOR_PROFILE]]) {
@@ -274,21 +297,28 @@ for (const spec of CASES) {
         }
     });
 
-    it('requests for a list not cached yet share one reading of it', async () => {
-      const fresh = new WindowCache().forDataset(spec.name, Number.POSITIVE_INFINITY)!;
+    it('requests for a list not cached yet share one reading of it, in the background', async () => {
+      const cache = new WindowCache();
+      const fresh = cache.forDataset(spec.name, Number.POSITIVE_INFINITY)!;
       const type = [...mapping.types.values()][0]!;
-      const answers = await Promise.all(
-        [0, 1, 2, 3, 4].map((n) =>
-          answer(
-            `/${type.name}?fields[${type.name}]=&page[size]=1&page[number]=${n}`,
-            [],
-            DEFAULT_DATASET_OPTIONS,
-            fresh,
-          ),
-        ),
-      );
-      // No attribute shown, so no fetch: the one list query is all five requests send.
-      expect(answers.reduce((sum, a) => sum + a.queries, 0)).toBe(1);
+      const pages = (n: number) =>
+        answer(
+          `/${type.name}?fields[${type.name}]=&page[size]=1&page[number]=${n}`,
+          [],
+          DEFAULT_DATASET_OPTIONS,
+          fresh,
+        );
+      const wholeBefore = wholeReads;
+      const first = await Promise.all([0, 1, 2, 3, 4].map(pages));
+      await cache.settled();
+      // None waited: each page came from the store (its page query and count), and the whole list
+      // was read once beside them.
+      for (const a of first) expect(a.queries).toBeGreaterThan(0);
+      expect(wholeReads - wholeBefore, 'one whole-list reading').toBe(1);
+      // No attribute shown, so no fetch: once the list is kept, the five pages send no query.
+      const after = await Promise.all([0, 1, 2, 3, 4].map(pages));
+      expect(after.reduce((sum, a) => sum + a.queries, 0)).toBe(0);
+      expect(wholeReads - wholeBefore).toBe(1);
     });
   });
 }

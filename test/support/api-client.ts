@@ -46,6 +46,7 @@ export class ApiClient {
     readonly baseUrl: string,
     private readonly server: Server,
     descriptions: DescriptionSource,
+    private readonly app: Express,
   ) {
     this.openapi = new OpenApiCheck(baseUrl, descriptions);
   }
@@ -54,7 +55,7 @@ export class ApiClient {
     const server = app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return new ApiClient(baseUrl, server, appDescriptions(app, baseUrl));
+    return new ApiClient(baseUrl, server, appDescriptions(app, baseUrl), app);
   }
 
   get(path: string, headers: Record<string, string> = { Accept: 'application/vnd.api+json' }): Promise<ApiResponse> {
@@ -97,6 +98,14 @@ export class ApiClient {
     expect(response.status, 'GET /metrics').toBe(200);
     expect(response.headers.get('content-type'), 'Content-Type of GET /metrics').toBe(PROMETHEUS_TEXT);
     return response.text();
+  }
+
+  /**
+   * Resolves once the lists this app's pages started reading whole in the background are read
+   * (`WindowCache.settled`): the next page of such a list is cut from it, if it could be kept.
+   */
+  listsRead(): Promise<void> {
+    return (this.app.locals.windowCacheSettled as () => Promise<void>)();
   }
 
   close(): Promise<void> {

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_PATCHED_MEMBERS } from '../../../src/cache/changed-members.js';
+import { CHURN_BACKOFF_MS } from '../../../src/cache/churning.js';
 import { Freshness } from '../../../src/cache/freshness.js';
+import type { ListPatcher } from '../../../src/cache/list-windows.js';
 import type { OrderedList } from '../../../src/cache/ordered-list.js';
 import { orderedListBytes } from '../../../src/cache/ordered-list.js';
-import {
-  CHURN_BACKOFF_MS,
-  type ListPatcher,
-  MAX_PATCHED_MEMBERS,
-  WindowCache,
-} from '../../../src/cache/window-cache.js';
+import { WindowCache } from '../../../src/cache/window-cache.js';
 import { StoreError } from '../../../src/store/store.js';
 
 /** A list of `n` members with ids of `width` characters. */
