@@ -4,7 +4,9 @@ import { SHARED } from './document-schemas.js';
 import { type Json, names, ref } from './json-schema.js';
 
 const EXPLAIN = 'jsonapi.explain';
-const DRY = 'jsonapi.explain-dry-document';
+// Short names: each document schema of every type refers to them (schema.org has 72 types).
+const DRY = 'jsonapi.dry';
+const META = 'jsonapi.explain-meta';
 
 /** A node of a request's plan (`explain-plan=dry`, and `plan` beside the steps a request took). */
 const PLAN_NODE: Json = {
@@ -130,7 +132,8 @@ export function withExplain(
   // without explain describes with too.
   const pageMeta = schemas[SHARED.pageMeta] as { properties: Json };
   schemas[SHARED.pageMeta] = { ...pageMeta, properties: { ...pageMeta.properties, explain: ref(EXPLAIN) } };
-  const meta = { type: 'object', additionalProperties: false, properties: { explain: ref(EXPLAIN) } };
+  schemas[META] = { type: 'object', additionalProperties: false, properties: { explain: ref(EXPLAIN) } };
+  const meta = ref(META);
   for (const type of mapping.types.keys()) {
     for (const name of [names.single(type), names.related(type), names.toOneLinkage(type)]) {
       const document = schemas[name] as { properties: Json };
