@@ -76,7 +76,7 @@ export const PATH_RULES: readonly PathRule[] = [
     path: 'window-cache',
     when: 'the dataset keeps whole lists (window cache): the page is cut from the cached list',
     queries:
-      '0; 1 when the list is not cached yet (the whole list, once); the next path when it cannot be kept or a cursor is not in it',
+      "0; when the list is not cached yet, the next path's (the page is not held up) and the whole list read once in the background; the next path also when it cannot be kept or a cursor is not in it",
     applies: (c) => c.traits.windowCache,
   },
   {
