@@ -4,6 +4,7 @@ import type { ListRequest } from '../../plan/plan.js';
 import type { Cursor } from '../../request/cursor.js';
 import { valueOrder } from '../../request/filter-values.js';
 import { keyHistogramText } from '../../sparql/key-histogram.js';
+import type { ListShape } from '../../sparql/list-query.js';
 import { LIST_QUERIES } from '../../sparql/list-shapes.js';
 import { buildKeyedWindowQuery } from '../../sparql/member-queries.js';
 import { relatedListQuery, relatedPageQuery } from '../../sparql/parent-template.js';
@@ -23,6 +24,8 @@ export interface Candidate {
   readonly histogram: string | undefined;
   readonly relatedPage: SelectQuery | FilledQuery | undefined;
   readonly keyed: SelectQuery | undefined;
+  /** The shape of the list's query (`list-shape.ts`), the same for every path of the read. */
+  readonly shape: ListShape;
 }
 
 /** The candidate of a read: every query a rule looks at, built now (a text the template memo keeps costs a lookup). */
@@ -38,6 +41,7 @@ function candidateOf(mapping: Mapping, read: ListRead, traits: ListTraits): Cand
     histogram: text !== undefined && !traits.hints?.manyValues(text) ? text : undefined,
     relatedPage: relatedPageQuery(mapping, request, { ...read, memo }),
     keyed: buildKeyedWindowQuery(mapping, request, { window, oneGraph }),
+    shape: listShape(mapping, request),
   };
 }
 
@@ -141,14 +145,15 @@ function planFrom(first: number, c: Candidate): AccessPath {
   const { mapping, read } = c;
   const { request, window, keyset } = read;
   const next = (from: Candidate = c): StorePath => storePath(planFrom(index + 1, from));
-  const shape = listShape(mapping, request);
+  const { shape } = c;
   switch (path) {
     case 'window-cache': {
       const query = LIST_QUERIES[shape](mapping, request, { keyset: { fromEnd: false } });
       return { kind: path, read, why, query, fallback: fallback(path, next()) };
     }
     case 'histogram': {
-      const given = candidateOf(mapping, { ...read, count: 'given' }, c.traits);
+      // The fallback reads with the count this path read: the same candidate queries (none depends on the count).
+      const given: Candidate = { ...c, read: { ...read, count: 'given' } };
       return { kind: path, read, why, text: c.histogram!, guess: guessOf(c), fallback: fallback(path, next(given)) };
     }
     case 'related-page':
