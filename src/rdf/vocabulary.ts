@@ -44,6 +44,15 @@ export const INTEGER_TYPES: ReadonlySet<string> = new Set(INTEGER_TYPE_NAMES.map
  */
 export const FORBIDDEN_IRI_CHARS = /[\u0000-\u0020<>"{}|^`\\]/u;
 
+/**
+ * Whether a literal's text from a client can go into a query on every store: Virtuoso answers an
+ * error for a query holding U+0000 (no literal holds it in practice), and a lone UTF-16 surrogate
+ * can't be written as UTF-8 (a cursor's JSON can hold one; a percent-decoded parameter can't).
+ *
+ * @example isSendableText('a\u0000b') // false
+ */
+export const isSendableText = (text: string): boolean => text.isWellFormed() && !text.includes('\u0000');
+
 /** A URI scheme (RFC 3986 §3.1) and its colon: what makes an IRI absolute. */
 export const IRI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 

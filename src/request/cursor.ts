@@ -6,7 +6,7 @@ import { badParameter } from '../errors/json-api-error.js';
 import { idSortValue } from '../mapping/ids.js';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
 import type { ResourceType, SortKey } from '../mapping/model.js';
-import { RDF_LANG_STRING as LANG_STRING, LANGUAGE_TAG, XSD, XSD_STRING } from '../rdf/vocabulary.js';
+import { isSendableText, RDF_LANG_STRING as LANG_STRING, LANGUAGE_TAG, XSD, XSD_STRING } from '../rdf/vocabulary.js';
 
 /** A sort key's value at a cursor: the RDF term the store gave, or `null` when the resource has none. */
 export type KeyValue = Literal | NamedNode | null;
@@ -134,20 +134,14 @@ function termToJson(term: KeyValue): TermJson {
 /** The term a wire value stands for; `undefined` when it can't be a term. */
 function termFromJson(json: TermJson): KeyValue | undefined {
   if (json === null) return null;
-  if (typeof json === 'string') return isSendable(json) ? rdf.literal(json) : undefined;
+  if (typeof json === 'string') return isSendableText(json) ? rdf.literal(json) : undefined;
   if ('r' in json) return isSafeAbsoluteIri(json.r) ? rdf.namedNode(json.r) : undefined;
-  if (!isSendable(json.v)) return undefined;
+  if (!isSendableText(json.v)) return undefined;
   if ('l' in json) return LANGUAGE_TAG.test(json.l) ? rdf.literal(json.v, json.l) : undefined;
   const datatype = json.t.startsWith('xsd:') ? XSD + json.t.slice(4) : json.t;
   if (!isSafeAbsoluteIri(datatype) || datatype === XSD_STRING || datatype === LANG_STRING) return undefined;
   return rdf.literal(json.v, rdf.namedNode(datatype));
 }
-
-/**
- * Whether every store takes the text in a query: a lone UTF-16 surrogate can't be written as
- * UTF-8, and Virtuoso refuses a query holding U+0000 (filter values refuse it too, parse-filter.ts).
- */
-const isSendable = (text: string): boolean => text.isWellFormed() && !text.includes('\u0000');
 
 const isLanguageKey = (key: SortKey): boolean => key.path.end !== 'id' && key.path.end.language !== undefined;
 const isPlainString = (term: Literal | NamedNode): boolean =>

@@ -1,6 +1,7 @@
 import { badParameter } from '../errors/json-api-error.js';
 import { describeIds, type IdLookup, resolveId } from '../mapping/ids.js';
 import type { Attribute, Mapping, ResourceType } from '../mapping/model.js';
+import { isSendableText } from '../rdf/vocabulary.js';
 import { type FilterPath, filterableFields, resolveFilterPath } from './filter-path.js';
 import { comparisonOf, splitValues, type TypedValue, typedValue } from './filter-values.js';
 import { muFilterParameter } from './mu-filter.js';
@@ -87,8 +88,7 @@ export function parseFilter(
 
 function parseOne(parameter: FamilyParameter, mapping: Mapping, type: ResourceType): Filter {
   const { name, members, value } = parameter;
-  // No literal holds it in practice, and Virtuoso answers an error for a query that has one.
-  if (value.includes('\u0000'))
+  if (!isSendableText(value))
     throw badParameter(name, `The value of '${name}' holds the character U+0000, which no filter value may hold.`);
   if (members.length === 0) return search(name, value, type);
   const { field, operator, path } = operatorAndPath(parameter, mapping, type);
