@@ -6,9 +6,9 @@ import { idVariable, linkTriple, memberPatterns } from './members.js';
 
 /*
  * Resource linkage read with the attribute values (`mapping/linkage.ts`): each link field `i` of a
- * query binds `?lf<i>` to its relationship's name and `?lt<i>` to a target that is a member of the
- * target type (with `?lt<i>_id`, its id literal, for the `predicate` strategy): the targets its
- * related URL shows. Their own variables rather than `?f ?o`: in the OPTIONAL form each link is an
+ * query binds `?lt<i>` to a target of the link, and `?lf<i>` to its relationship's name where that
+ * target is a member of the target type (with `?lt<i>_id`, its id literal, for the `predicate`
+ * strategy): the targets its related URL shows. Their own variables rather than `?f ?o`: in the OPTIONAL form each link is an
  * OPTIONAL of its own, not a branch of one OPTIONAL UNION (Virtuoso 7.2 answers that wrongly
  * after a VALUES of several resources, see `fetch-query.ts` optionalAttributes).
  */
@@ -59,12 +59,12 @@ export function linkProjection(...lists: (readonly LinkField[])[]): VariableTerm
   }).flat();
 }
 
-/** `{ subject <p> ?lt<i> . (member of the target) BIND("name" AS ?lf<i>) }`: one UNION branch per link. */
+/** `{ subject <p> ?lt<i> OPTIONAL { (member of the target) BIND("name" AS ?lf<i>) } }`: one UNION branch per link. */
 export function linkBranches(links: readonly LinkField[], subject: VariableTerm): GroupPattern[] {
   return links.map((link, i) => ({ type: 'group', patterns: linkPatterns(link, i, subject) }));
 }
 
-/** `OPTIONAL { subject <p> ?lt<i> . (member of the target) BIND("name" AS ?lf<i>) }`: one OPTIONAL per link. */
+/** `OPTIONAL { subject <p> ?lt<i> OPTIONAL { (member of the target) BIND("name" AS ?lf<i>) } }`: one OPTIONAL per link. */
 export function linkOptionals(links: readonly LinkField[], subject: VariableTerm): Pattern[] {
   return links.map((link, i) => optional(...linkPatterns(link, i, subject)));
 }
@@ -75,9 +75,12 @@ function linkPatterns(
   subject: VariableTerm,
 ): Pattern[] {
   const variables = linkVariables(i);
+  // The membership test in an OPTIONAL of its own, after the link: evaluated for each target the
+  // subject links to. Beside the link, Oxigraph began with the target type's members (every
+  // amount, for a trade activity's one): 880 ms for 20 resources at 100k triples, 4 ms so. A
+  // target that is not a member leaves `?lf<i>` unbound, and {@link linkValues} skips it.
   return [
     bgp(linkTriple(relationship, subject, variables.target)),
-    ...memberPatterns(target, variables.target),
-    bind(literal(name), variables.name),
+    optional(...memberPatterns(target, variables.target), bind(literal(name), variables.name)),
   ];
 }
