@@ -7,6 +7,7 @@ import { idSortValue } from '../mapping/ids.js';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
 import type { ResourceType, SortKey } from '../mapping/model.js';
 import { isSendableText, RDF_LANG_STRING as LANG_STRING, LANGUAGE_TAG, XSD, XSD_STRING } from '../rdf/vocabulary.js';
+import { fitsLexicalSpace } from './filter-values.js';
 
 /** A sort key's value at a cursor: the RDF term the store gave, or `null` when the resource has none. */
 export type KeyValue = Literal | NamedNode | null;
@@ -140,6 +141,7 @@ function termFromJson(json: TermJson): KeyValue | undefined {
   if ('l' in json) return LANGUAGE_TAG.test(json.l) ? rdf.literal(json.v, json.l) : undefined;
   const datatype = json.t.startsWith('xsd:') ? XSD + json.t.slice(4) : json.t;
   if (!isSafeAbsoluteIri(datatype) || datatype === XSD_STRING || datatype === LANG_STRING) return undefined;
+  if (!fitsLexicalSpace(datatype, json.v)) return undefined;
   return rdf.literal(json.v, rdf.namedNode(datatype));
 }
 

@@ -1,6 +1,6 @@
 import type { Attribute } from '../mapping/model.js';
 
-import { INTEGER_TYPE_NAMES, NUMERIC_TYPES, XSD } from '../rdf/vocabulary.js';
+import { FLOATING_TYPES, INTEGER_TYPE_NAMES, NUMERIC_TYPES, XSD } from '../rdf/vocabulary.js';
 
 /**
  * How an attribute's filter values compare: as text (`STR()` of every value, so that plain,
@@ -105,6 +105,21 @@ export function typedValue(datatype: string, text: string): TypedValue | undefin
   const found = [...RULES.values()].find((r) => r.as === datatype);
   if (!found?.lexical.test(text) || !validDay(datatype, text)) return undefined;
   return { lexical: found.canonical ? found.canonical(text) : text, datatype };
+}
+
+/**
+ * Whether `text` may stand in a query as a literal of `datatype`: for the numbers and booleans
+ * (whose literals Virtuoso checks when it reads the query, and refuses the whole query over one
+ * that is not, SR341 / SR127 / SP030), a lexical form of the datatype (a double's or a float's
+ * INF, -INF and NaN too); for every other datatype, any text. The values the server writes into a
+ * cursor pass: number keys are the store's casts to xsd:double.
+ *
+ * @example fitsLexicalSpace('http://www.w3.org/2001/XMLSchema#integer', '9\\nE') // false
+ */
+export function fitsLexicalSpace(datatype: string, text: string): boolean {
+  const found = RULES.get(datatype);
+  if (found === undefined || !(NUMERIC_TYPES.has(found.as) || found.as === `${XSD}boolean`)) return true;
+  return found.lexical.test(text) || (FLOATING_TYPES.has(datatype) && /^(?:[+-]?INF|NaN)$/.test(text));
 }
 
 /** The day of a date must exist in its month (2016-02-30 matches the pattern but is no date). */

@@ -78,6 +78,15 @@ const COUNTEREXAMPLES: readonly FuzzRequest[] = [
   { method: 'GET', path: '/concepts?page%5Bnumber%5D=999999999', headers: {}, what: 'seed 93759729 path 1700' },
   // A HEAD past Node's 16 KB header limit: the 431 is written with a body.
   { method: 'HEAD', path: `/public-projects/${'0'.repeat(20_000)}`, headers: {}, what: 'seed 328376696 path 952' },
+  // A forged cursor whose xsd:integer value is no integer: Virtuoso refused the whole query (SR341), a 502.
+  {
+    method: 'GET',
+    path: '/trade-activities?page[before]=eyJrIjpbeyJ2IjoiOVxcbkVgXSIsInQiOiJ4c2Q6aW50ZWdlciJ9XSwiaSI6IjJmOWIxMWQwIiwiZSI6MSwiaCI6InVwMjRsa2owUkNnIn0&include=',
+    headers: {
+      Accept: 'application/vnd.api+json; profile="https://jsonapi.org/profiles/ethanresnick/cursor-pagination"',
+    },
+    what: 'seed 712062258 path 239',
+  },
   // CONNECT is answered by the server around the app (405), not by closing the connection.
   { method: 'CONNECT', path: '/health', headers: {}, what: 'seed 1925044503 path 13' },
 ];

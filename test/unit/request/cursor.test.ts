@@ -263,6 +263,23 @@ describe('cursors: anything else is a 400 naming the parameter', () => {
       }),
       detail: MISFIT,
     },
+    // What the fuzz suite sent Virtuoso (seed 712062258), which refuses the whole query over one
+    // such literal (SR341, SR127, SP030): a 502 before this rule.
+    ...[
+      ['9\\nE`]', 'integer'],
+      ['1.5', 'int'],
+      ['abc', 'decimal'],
+      ['1.2.3', 'double'],
+      ['yes', 'boolean'],
+    ].map(([value, type]) => ({
+      what: `"${value}"^^xsd:${type}`,
+      cursor: encodeCursor(sample, {
+        values: [rdf.literal(value!, rdf.namedNode(`http://www.w3.org/2001/XMLSchema#${type}`))],
+        id: '7c1e0a42',
+        inclusive: false,
+      }),
+      detail: MISFIT,
+    })),
   ])('$what', ({ cursor, detail }) => {
     for (const parameter of ['page[after]', 'page[before]']) {
       const error = thrown(() => decodeCursor(cursor, parameter, sample));

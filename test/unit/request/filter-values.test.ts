@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Attribute } from '../../../src/mapping/model.js';
-import { comparisonOf, splitValues, typedValue, valueOrder } from '../../../src/request/filter-values.js';
+import {
+  comparisonOf,
+  fitsLexicalSpace,
+  splitValues,
+  typedValue,
+  valueOrder,
+} from '../../../src/request/filter-values.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
@@ -94,5 +100,31 @@ describe('valueOrder', () => {
   });
   it('an attribute with a language compares as text, whatever its datatype', () => {
     expect(valueOrder({ ...attribute('decimal'), language: 'en' })).toBe('text');
+  });
+});
+
+describe('fitsLexicalSpace: the literals a query may hold', () => {
+  it.each([
+    ['integer', '-42', true],
+    ['integer', '9\\nE`]', false],
+    ['int', '1.5', false],
+    ['nonNegativeInteger', '+7', true],
+    ['decimal', '.5', true],
+    ['decimal', 'abc', false],
+    ['double', '-1.2E3', true],
+    ['double', 'INF', true],
+    ['float', 'NaN', true],
+    ['double', 'inf', false],
+    ['boolean', '0', true],
+    ['boolean', 'yes', false],
+    // Not checked: the store reads them as they are, and data may hold such values.
+    ['date', '2016-13-45', true],
+    ['dateTime', 'abc', true],
+    ['string', 'anything', true],
+  ])('xsd:%s %j → %s', (type, text, fits) => {
+    expect(fitsLexicalSpace(`http://www.w3.org/2001/XMLSchema#${type}`, text)).toBe(fits);
+  });
+  it('a datatype outside XSD: any text', () => {
+    expect(fitsLexicalSpace('http://example.org/celsius', 'warm')).toBe(true);
   });
 });
