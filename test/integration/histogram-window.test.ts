@@ -35,11 +35,11 @@ import { MULTI_FIELD_CASES, singleFieldCases } from '../support/sort-cases.js';
 
 /**
  * Windows over a list of `total` rows: single rows and pages of 3 and 7 that start at every place
- * on short lists and at some 30 places on long ones, so that windows start, end and straddle
+ * on short lists and at some 15 places on long ones, so that windows start, end and straddle
  * block ends (every block end lies inside a page of 7 while the step is at most 6).
  */
 function windows(total: number): Window[] {
-  const step = Math.max(1, Math.floor(total / 30));
+  const step = Math.max(1, Math.floor(total / 15));
   const found: Window[] = [];
   for (const limit of [1, 3, 7]) for (let offset = 0; offset <= total; offset += step) found.push({ offset, limit });
   return found;

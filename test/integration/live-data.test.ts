@@ -21,7 +21,7 @@ import {
 import { metricValue } from '../support/metrics-text.js';
 
 /** Rounds in CI; LIVE_ROUNDS scales it up for a soak. LIVE_SEED picks the walk (a number, or `random`). */
-const ROUNDS = Number(process.env.LIVE_ROUNDS ?? 500);
+const ROUNDS = Number(process.env.LIVE_ROUNDS ?? 250);
 const SEED =
   process.env.LIVE_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.LIVE_SEED ?? 26);
 /** URLs compared after each round, drawn from the set: every URL is compared often over the rounds. */

@@ -17,7 +17,7 @@ import { comparedUrls, expectSame, listenOn, plainApp } from '../support/live-se
 import { metricValue } from '../support/metrics-text.js';
 
 /** Edits in CI, each followed by its reload; LIVE_WATCH_ROUNDS scales it up. LIVE_SEED picks the walk (a number, or `random`). */
-const ROUNDS = Number(process.env.LIVE_WATCH_ROUNDS ?? 400);
+const ROUNDS = Number(process.env.LIVE_WATCH_ROUNDS ?? 200);
 const SEED =
   process.env.LIVE_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.LIVE_SEED ?? 26);
 /** URLs compared after each reload, drawn from the set: every URL is compared often over the rounds. */

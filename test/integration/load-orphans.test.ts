@@ -67,10 +67,10 @@ for (const [engine, started] of ENGINES) {
 
     test('a SIGKILLed load leaves its staging graph; the next load of the target drops it, logged, and loads', async () => {
       const graph = `${e.graph}/orphans`;
-      const child = startLoadWith(e, graph, file);
+      const { child, exited } = startLoadWith(e, graph, file);
       const left = await stagingOf(e, child.pid!, 300);
       child.kill('SIGKILL');
-      await once(child, 'exit');
+      await exited;
       expect((await stagingGraphs(e)).get(left)).toBeGreaterThanOrEqual(300);
       expect(stagingOwner(left)).toMatchObject({ target: graph, pid: child.pid });
 
@@ -85,23 +85,29 @@ for (const [engine, started] of ENGINES) {
 
     test("a concurrent load's staging graph is left alone: both loads complete", async () => {
       const graph = `${e.graph}/concurrent`;
-      const child = startLoadWith(e, graph, file);
+      const { child, exited } = startLoadWith(e, graph, file);
       const live = await stagingOf(e, child.pid!, 200);
       const io = captureIo();
       expect(await runLoad(['--endpoint', e.endpointUrl, '--graph', graph, file], io), io.err.join('\n')).toBe(0);
       expect(io.err).toContain(
         `staging graph <${live}> left alone: in use by a load still running (pid ${child.pid}); drop it with load --clean-staging`,
       );
-      const [code] = await once(child, 'exit');
+      // The child may have ended while this load ran (on a slow machine, it did): its exit is
+      // listened for from its start.
+      const [code] = await exited;
       expect(code).toBe(0);
       expect([...(await stagingGraphs(e)).keys()]).toEqual([]);
     }, 400_000);
   });
 }
 
-/** `sparql-jsonapi load` in a child process, in small batches so that it takes a while. */
-function startLoadWith(e: TestEndpoint, graph: string, file: string): ChildProcess {
-  return spawn(
+/** `sparql-jsonapi load` in a child process, in small batches so that it takes a while; its exit code and signal. */
+function startLoadWith(
+  e: TestEndpoint,
+  graph: string,
+  file: string,
+): { child: ChildProcess; exited: Promise<unknown[]> } {
+  const child = spawn(
     process.execPath,
     [
       '--import',
@@ -118,4 +124,5 @@ function startLoadWith(e: TestEndpoint, graph: string, file: string): ChildProce
     ],
     { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
   );
+  return { child, exited: once(child, 'exit') };
 }

@@ -279,11 +279,16 @@ export function walkPageSize(count: number, max = 100): number {
   return Math.min(max, Math.max(5, Math.ceil(count / 3)));
 }
 
-/** Every walked path of every type in both directions, and a two-key sort per type. */
+/**
+ * Every walked path of every type, and a two-key sort per type: `id` both ways, the other paths
+ * one way each, ascending and descending in turn (so that each kind of path is walked both ways
+ * over a mapping, at half the walks; the generated sort corpus draws directions at random).
+ */
 export function walkCases(mapping: Mapping, picker: ValuePicker, walkDepth: number, maxPageSize = 100): WalkCase[] {
   return [...mapping.types.values()].flatMap((type) => {
     const size = walkPageSize(picker.members(type.name).length, maxPageSize);
-    const sorts = [...walkedPaths(mapping, type, walkDepth).flatMap((path) => [path, `-${path}`]), twoKeySort(type)];
+    const [id, ...paths] = walkedPaths(mapping, type, walkDepth);
+    const sorts = [id!, `-${id}`, ...paths.map((path, i) => (i % 2 === 0 ? path : `-${path}`)), twoKeySort(type)];
     return sorts.filter((sort) => sort !== undefined).map((sort) => ({ type: type.name, sort, size }));
   });
 }
