@@ -52,8 +52,8 @@ export default defineConfig({
           // them from fighting over the 2 cores of the CI machine.
           fileParallelism: false,
           // One process for the files, one after another: the modules (the server, n3, Oxigraph's
-          // wasm) are imported once, not again for each of the 62 files, which took 170 s of an
-          // 680 s run. Each file still starts, and stops, the stores and servers it uses.
+          // wasm) are imported once, not again for each file (a quarter of the integration run's
+          // time). Each file still starts, and stops, the stores and servers it uses.
           isolate: false,
           // After the unit and bench projects, so that no unit file runs beside a store.
           sequence: { groupOrder: 1 },

@@ -1,6 +1,6 @@
 import type { Attribute } from '../mapping/model.js';
 
-import { FLOATING_TYPES, INTEGER_TYPE_NAMES, NUMERIC_TYPES, XSD } from '../rdf/vocabulary.js';
+import { FLOATING_TYPES, INTEGER_TYPE_NAMES, NUMERIC_TYPES, XSD, XSD_BOOLEAN } from '../rdf/vocabulary.js';
 
 /**
  * How an attribute's filter values compare: as text (`STR()` of every value, so that plain,
@@ -118,7 +118,7 @@ export function typedValue(datatype: string, text: string): TypedValue | undefin
  */
 export function fitsLexicalSpace(datatype: string, text: string): boolean {
   const found = RULES.get(datatype);
-  if (found === undefined || !(NUMERIC_TYPES.has(found.as) || found.as === `${XSD}boolean`)) return true;
+  if (found === undefined || !(NUMERIC_TYPES.has(found.as) || found.as === XSD_BOOLEAN)) return true;
   return found.lexical.test(text) || (FLOATING_TYPES.has(datatype) && /^(?:[+-]?INF|NaN)$/.test(text));
 }
 

@@ -281,14 +281,17 @@ export function walkPageSize(count: number, max = 100): number {
 
 /**
  * Every walked path of every type, and a two-key sort per type: `id` both ways, the other paths
- * one way each, ascending and descending in turn (so that each kind of path is walked both ways
- * over a mapping, at half the walks; the generated sort corpus draws directions at random).
+ * one way each, ascending and descending in turn over the whole mapping (a type with one path
+ * walks it the other way from the type before), at half the walks; the generated sort corpus
+ * draws directions at random.
  */
 export function walkCases(mapping: Mapping, picker: ValuePicker, walkDepth: number, maxPageSize = 100): WalkCase[] {
+  let turn = 0;
+  const oneWay = (path: string) => (turn++ % 2 === 0 ? path : `-${path}`);
   return [...mapping.types.values()].flatMap((type) => {
     const size = walkPageSize(picker.members(type.name).length, maxPageSize);
-    const [id, ...paths] = walkedPaths(mapping, type, walkDepth);
-    const sorts = [id!, `-${id}`, ...paths.map((path, i) => (i % 2 === 0 ? path : `-${path}`)), twoKeySort(type)];
+    const paths = walkedPaths(mapping, type, walkDepth).filter((path) => path !== 'id');
+    const sorts = ['id', '-id', ...paths.map(oneWay), twoKeySort(type)];
     return sorts.filter((sort) => sort !== undefined).map((sort) => ({ type: type.name, sort, size }));
   });
 }

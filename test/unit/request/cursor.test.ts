@@ -274,7 +274,7 @@ describe('cursors: anything else is a 400 naming the parameter', () => {
     ].map(([value, type]) => ({
       what: `"${value}"^^xsd:${type}`,
       cursor: encodeCursor(sample, {
-        values: [rdf.literal(value!, rdf.namedNode(`http://www.w3.org/2001/XMLSchema#${type}`))],
+        values: [rdf.literal(value!, rdf.namedNode(`${XSD}${type}`))],
         id: '7c1e0a42',
         inclusive: false,
       }),

@@ -122,7 +122,7 @@ describe('fitsLexicalSpace: the literals a query may hold', () => {
     ['dateTime', 'abc', true],
     ['string', 'anything', true],
   ])('xsd:%s %j → %s', (type, text, fits) => {
-    expect(fitsLexicalSpace(`http://www.w3.org/2001/XMLSchema#${type}`, text)).toBe(fits);
+    expect(fitsLexicalSpace(`${XSD}${type}`, text)).toBe(fits);
   });
   it('a datatype outside XSD: any text', () => {
     expect(fitsLexicalSpace('http://example.org/celsius', 'warm')).toBe(true);
