@@ -1,3 +1,4 @@
+import { fieldPredicates } from '../mapping/compile-attribute.js';
 import type { Attribute, Mapping, Relationship, ResourceType } from '../mapping/model.js';
 import type { ListRequest, ParentRef, Plan } from '../plan/plan.js';
 import { resourceKey } from './resource-key.js';
@@ -40,13 +41,17 @@ export function planReads(mapping: Mapping, plan: Plan, found?: string, shown?: 
   if (page) {
     for (const iri of listReads(mapping, page.list)) reads.add(iri);
     for (const attribute of page.type.attributes.values()) {
+      fieldReads(attribute, reads);
       if (reads.has(attribute.predicate)) continue; // read by predicate anyway
       for (const member of page.members) keyReads(attribute.predicate, member, reads);
     }
   }
   if (one?.type) {
     identityReads(one.type, reads);
-    for (const attribute of one.type.attributes.values()) keyReads(attribute.predicate, one.iri, reads);
+    for (const attribute of one.type.attributes.values()) {
+      keyReads(attribute.predicate, one.iri, reads);
+      fieldReads(attribute, reads);
+    }
     for (const relationship of one.type.relationships.values())
       relationshipReads(mapping, relationship, reads, one.iri);
   }
@@ -169,7 +174,18 @@ function keyReads(predicate: string, iri: string, reads: Set<string>): void {
 /** A type's class, id predicate and attribute predicates. */
 function typeReads(type: ResourceType, reads: Set<string>): void {
   identityReads(type, reads);
-  for (const attribute of type.attributes.values()) reads.add(attribute.predicate);
+  for (const attribute of type.attributes.values()) {
+    reads.add(attribute.predicate);
+    fieldReads(attribute, reads);
+  }
+}
+
+/**
+ * A structured attribute's field predicates, bare: its nodes are no resources an answer is about
+ * (a blank node has no key), so any change of those predicates can change it.
+ */
+function fieldReads(attribute: Attribute, reads: Set<string>): void {
+  for (const predicate of fieldPredicates(attribute)) reads.add(predicate);
 }
 
 /** What says a resource is of this type and what its id is. */

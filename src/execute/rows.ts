@@ -15,6 +15,9 @@ import { perMemberKeyIndex, tieredKeyText } from '../sparql/per-member-key.js';
 import { exactKeyVariable, keyVariable } from '../sparql/sort-clauses.js';
 import { type Row, StoreError } from '../store/store.js';
 import { exactNumber } from './exact-number.js';
+import { addRowValue, addValue, type FieldValues } from './field-values.js';
+
+export type { FieldValues };
 
 /*
  * Reading result rows, in one place: every variable name a query builder projects is read back
@@ -22,9 +25,6 @@ import { exactNumber } from './exact-number.js';
  * A term of the wrong kind where the query fixes it (a literal as a resource, a resource as a
  * field name) is a store answering something else than it was asked: StoreError `unexpected`.
  */
-
-/** A resource's values, by field (attribute) name; each value once. */
-export type FieldValues = Map<string, Term[]>;
 
 /**
  * The members in list-query rows (`?s`, and `?s_id` for the predicate id strategy), in row order,
@@ -60,6 +60,9 @@ export function relatedMembersOf(type: ResourceType, rows: readonly Row[]): Memb
   );
 }
 
+/** The variables of a fetch's field names and values (`sparql/fetch-query.ts`). */
+const FETCHED = { field: 'f', value: 'o' };
+
 /** A range window's first sort key, and its exact text (`sparql/key-histogram.ts`). */
 const KEY = keyVariable(0).value;
 const KEY_EXACT = exactVariable(keyVariable(0)).value;
@@ -73,12 +76,12 @@ const KEY_EXACT = exactVariable(keyVariable(0)).value;
 export function groupValues(rows: readonly Row[], carried?: string): Map<string, FieldValues> {
   const bySubject = new Map<string, FieldValues>();
   for (const row of rows) {
-    const { s, f, o, o_exact } = row;
+    const { s } = row;
     const subject = resource(s, 's');
     if (subject === undefined) throw missing('?s');
     let fields = bySubject.get(subject);
     if (!fields) bySubject.set(subject, (fields = new Map()));
-    if (f && o) addValue(fields, fieldName(f), exactNumber(o, o_exact));
+    addRowValue(fields, row, FETCHED, fieldName);
     for (const [name, end] of linkValues(row)) addValue(fields, fieldName(name), end);
     if (carried === undefined) continue;
     const key = row[KEY];
@@ -129,7 +132,7 @@ export interface BranchRows {
 
 const { branch: N, source: SRC, target: T, field: F, value: O } = INCLUDE_VARIABLES;
 const T_ID = idVariable(T);
-const O_EXACT = exactVariable(O);
+const INCLUDED = { field: F.value, value: O.value };
 
 /**
  * Reads the rows of an include query (`?n ?src ?t ?t_id ?f ?o`, see `sparql/include-query.ts`)
@@ -153,8 +156,7 @@ export function readIncludeRows(rows: readonly Row[], targetTypes: readonly Reso
     if (!linked.has(target)) linked.set(target, member);
     let fields = values.get(target);
     if (!fields) values.set(target, (fields = new Map()));
-    const [field, value] = [row[F.value], row[O.value]];
-    if (field && value) addValue(fields, fieldName(field), exactNumber(value, row[O_EXACT.value]));
+    addRowValue(fields, row, INCLUDED, fieldName);
     for (const [name, end] of linkValues(row)) addValue(fields, fieldName(name), end);
   }
   return found;
@@ -225,10 +227,4 @@ function unexpected(variable: string, term: Term): StoreError {
 function memberOf(type: ResourceType, iri: string, idTerm: Term | undefined): Member | undefined {
   const id = type.id.kind === 'predicate' ? idTerm?.value : iriToId(type.id, iri);
   return id === undefined ? undefined : { iri, id };
-}
-
-function addValue(fields: FieldValues, field: string, value: Term): void {
-  const values = fields.get(field);
-  if (!values) fields.set(field, [value]);
-  else if (!values.some((v) => v.equals(value))) values.push(value);
 }

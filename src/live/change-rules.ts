@@ -1,4 +1,5 @@
 import { resourceKey } from '../cache/resource-key.js';
+import { fieldPredicates } from '../mapping/compile-attribute.js';
 import type { Mapping } from '../mapping/model.js';
 import { RDF_TYPE } from '../rdf/vocabulary.js';
 import type { DeltaTriple } from './delta-triple.js';
@@ -64,7 +65,8 @@ export function changeRules(mapping: Mapping, graph?: string) {
   for (const type of mapping.types.values()) {
     classes.add(type.classIri);
     if (type.id.kind === 'predicate') predicates.add(type.id.predicate);
-    for (const attribute of type.attributes.values()) predicates.add(attribute.predicate);
+    for (const attribute of type.attributes.values())
+      for (const predicate of [attribute.predicate, ...fieldPredicates(attribute)]) predicates.add(predicate);
     for (const relationship of type.relationships.values()) predicates.add(relationship.predicate);
   }
   return {

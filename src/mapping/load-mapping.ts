@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
-import { checkDatatype } from './check-datatype.js';
+import { compileAttribute, type FieldCompiling, MEMBER_NAME } from './compile-attribute.js';
 import { compileId, missingId } from './compile-id.js';
 import { isSafeAbsoluteIri } from './iri.js';
-import { EVERY_LANGUAGE } from './language.js';
 import { withLinkage } from './linkage.js';
 import { type MappingFile, mappingSchema } from './mapping-schema.js';
 import type { Attribute, Mapping, Relationship, ResourceType } from './model.js';
@@ -20,8 +19,6 @@ export class MappingError extends Error {
   }
 }
 
-/** JSON:API 1.1 member names, limited to the characters a URL path segment carries unescaped. */
-const MEMBER_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9_-]*[a-zA-Z0-9])?$/;
 /** Names the router reserves, and the two JSON:API forbids for fields. */
 const RESERVED_TYPES = new Set(['api', 'health']);
 const RESERVED_FIELDS = new Set(['id', 'type', 'links', 'relationships']);
@@ -135,43 +132,18 @@ function compileTypes(file: MappingFile, problems: string[], warnings: string[])
 }
 
 /** What compiling a type's fields needs: the file, where problems go, and term expansion. */
-interface Compiling {
+interface Compiling extends FieldCompiling {
   readonly file: MappingFile;
-  readonly problems: string[];
-  readonly warnings: string[];
-  readonly expand: (value: string, path: string) => string;
 }
 
 type TypeSpec = MappingFile['types'][string];
 
-function compileAttributes(
-  spec: TypeSpec,
-  at: string,
-  { problems, warnings, expand }: Compiling,
-): Map<string, Attribute> {
+function compileAttributes(spec: TypeSpec, at: string, compiling: Compiling): Map<string, Attribute> {
   const attributes = new Map<string, Attribute>();
   for (const [field, attr] of Object.entries(spec.attributes ?? {})) {
-    checkFieldName(field, `${at}.attributes.${field}`, problems);
-    const long = typeof attr === 'string' ? { predicate: attr } : attr;
-    const datatypePath = `${at}.attributes.${field}.datatype`;
-    const datatype = long.datatype === undefined ? undefined : expand(long.datatype, datatypePath);
-    const verdict = datatype ? checkDatatype(datatype, long.datatype!) : undefined;
-    if (verdict) ('problem' in verdict ? problems : warnings).push(`${datatypePath}: ${Object.values(verdict)[0]}`);
-    if (long.strictLanguage !== undefined && (long.language === undefined || long.language === EVERY_LANGUAGE))
-      problems.push(
-        `${at}.attributes.${field}.strictLanguage: needs a language tag (language: de), not ${long.language === undefined ? 'no language' : "'*'"}`,
-      );
-    attributes.set(
-      field,
-      Object.freeze({
-        name: field,
-        predicate: expand(long.predicate, `${at}.attributes.${field}.predicate`),
-        ...(datatype !== undefined && { datatype }),
-        ...(long.language !== undefined && { language: long.language.toLowerCase() }),
-        ...(long.strictLanguage === true && { strictLanguage: true }),
-        many: long.many ?? false,
-      }),
-    );
+    const path = `${at}.attributes.${field}`;
+    checkFieldName(field, path, compiling.problems);
+    attributes.set(field, compileAttribute(field, attr, path, compiling));
   }
   return attributes;
 }

@@ -20,22 +20,33 @@ const idSchema = z.union(
   },
 );
 
-const attributeSchema = z.union(
-  [
-    term,
-    z.strictObject({
-      predicate: term,
-      datatype: term.optional(),
-      language: z
-        .string()
-        .refine((tag) => tag === '*' || LANGUAGE_TAG.test(tag), "expected a language tag such as en or pt-BR, or '*'")
-        .optional(),
-      strictLanguage: z.boolean().optional(),
-      many: z.boolean().optional(),
-    }),
-  ],
-  { error: 'expected a predicate, or { predicate, datatype?, language?, strictLanguage?, many? }' },
-);
+/** An attribute as written: a predicate, or an object; `fields` makes it structured (docs/mapping.md). */
+export interface AttributeSpec {
+  predicate: string;
+  datatype?: string | undefined;
+  language?: string | undefined;
+  strictLanguage?: boolean | undefined;
+  many?: boolean | undefined;
+  fields?: Record<string, string | AttributeSpec> | undefined;
+}
+
+const attributeObject: z.ZodType<AttributeSpec> = z.strictObject({
+  predicate: term,
+  datatype: term.optional(),
+  language: z
+    .string()
+    .refine((tag) => tag === '*' || LANGUAGE_TAG.test(tag), "expected a language tag such as en or pt-BR, or '*'")
+    .optional(),
+  strictLanguage: z.boolean().optional(),
+  many: z.boolean().optional(),
+  get fields() {
+    return z.record(z.string(), attributeSchema, { error: 'expected a map of field names to attributes' }).optional();
+  },
+});
+
+const attributeSchema: z.ZodType<string | AttributeSpec> = z.union([term, attributeObject], {
+  error: 'expected a predicate, or { predicate, datatype?, language?, strictLanguage?, many?, fields? }',
+});
 
 const relationshipSchema = z.strictObject({
   predicate: term,

@@ -34,6 +34,11 @@ export interface Attribute {
    * attribute values, to show its resource linkage (`mapping/linkage.ts`).
    */
   readonly link?: { readonly relationship: Relationship; readonly target: ResourceType };
+  /**
+   * Set for a structured attribute (`structured.ts`): its values are nodes (blank nodes, or any
+   * resource), each shown as a JSON object of these fields' values of that node.
+   */
+  readonly fields?: ReadonlyMap<string, Attribute>;
 }
 
 /** A relationship read as a field of the attribute fetch, for its resource linkage. */

@@ -20,6 +20,7 @@ export function resolvePath(mapping: Mapping, type: ResourceType, path: string):
     if (last) {
       if (name === 'id' && hops.length === 0) return { hops, end: 'id', multiValued: false };
       const attribute = current.attributes.get(name);
+      if (attribute?.fields) return `'${name}' is a structured attribute (an object per value): it has no order, and no value to compare`;
       if (attribute) {
         // `language: '*'` shows every value, so it sorts like a `many` attribute: least ascending, greatest descending.
         const many = attribute.many || attribute.language === EVERY_LANGUAGE;
@@ -30,6 +31,8 @@ export function resolvePath(mapping: Mapping, type: ResourceType, path: string):
       return `'${current.name}' has no attribute '${name}'`;
     }
     const relationship = current.relationships.get(name);
+    if (current.attributes.get(name)?.fields)
+      return `'${name}' is a structured attribute: the fields inside its values can't be sorted or filtered by`;
     if (!relationship) return `'${current.name}' has no relationship '${name}'`;
     if (hops.length === MAX_HOPS) return `'${path}' follows more than ${MAX_HOPS} relationships`;
     const target = mapping.types.get(relationship.target);
@@ -55,5 +58,6 @@ export function resolveSortField(mapping: Mapping, type: ResourceType, raw: stri
 
 /** The names a client may sort `type` by directly, for error details. */
 export function sortableFields(type: ResourceType): string[] {
-  return ['id', ...type.attributes.keys(), ...[...type.relationships.keys()].map((name) => `${name}.<attribute>`)];
+  const attributes = [...type.attributes.values()].filter((a) => !a.fields).map((a) => a.name);
+  return ['id', ...attributes, ...[...type.relationships.keys()].map((name) => `${name}.<attribute>`)];
 }

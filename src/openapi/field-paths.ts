@@ -54,7 +54,9 @@ export function sortFields(mapping: Mapping, type: ResourceType): string[] | und
   const all = chains(mapping, type, MAX_HOPS, MAX_ENUMERATED);
   if (!all) return undefined;
   const fields = all.flatMap((chain) =>
-    [...chain.end.attributes.keys()].map((name) => (chain.path === '' ? name : `${chain.path}.${name}`)),
+    [...chain.end.attributes.values()]
+      .filter((a) => !a.fields)
+      .map(({ name }) => (chain.path === '' ? name : `${chain.path}.${name}`)),
   );
   return fields.length + 1 > MAX_ENUMERATED ? undefined : ['id', ...fields];
 }

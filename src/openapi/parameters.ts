@@ -144,7 +144,7 @@ function filterParameter(
   };
   const found = chains(mapping, type, MAX_HOPS, MAX_ENUMERATED);
   const paths = found ? filterPaths(found) : undefined;
-  const searchable = [...type.attributes.values()].filter((a) => comparisonOf(a).kind === 'text');
+  const searchable = [...type.attributes.values()].filter((a) => !a.fields && comparisonOf(a).kind === 'text');
   const object: Json = paths
     ? {
         type: 'object',
@@ -183,6 +183,7 @@ function filterPaths(found: readonly Chain[]): FilterPathInfo[] {
     if (path === '') result.push({ path: 'id', kind: 'id', operators: ids, expected: 'ids' });
     else result.push({ path, kind: 'relationship', operators: ids, expected: 'ids of the related type' });
     for (const attribute of end.attributes.values()) {
+      if (attribute.fields) continue; // no order, no comparison (`mapping/resolve-path.ts`)
       const comparison = comparisonOf(attribute);
       const operators = operatorsFor({ kind: 'attribute', hops, attribute });
       result.push(

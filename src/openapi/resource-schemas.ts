@@ -51,7 +51,7 @@ function valueSchema(attribute: Attribute): Json {
  * @example attributeSchema({ name: 'budget', predicate, datatype: xsd:integer, many: false }) // { anyOf: [{ type: ['integer', 'string'] }, { type: 'null' }] }
  */
 function attributeSchema(attribute: Attribute, values: Record<string, Json>): Json {
-  const schema = valueSchema(attribute);
+  const schema = attribute.fields ? structuredSchema(attribute.fields, values) : valueSchema(attribute);
   // Shared by every attribute of the same kind: a document that grows with the kinds of values,
   // not with each attribute's copy of the description.
   const name = `value.${hash('sha256', JSON.stringify(schema), 'base64url').slice(0, 10)}`;
@@ -68,6 +68,17 @@ function attributeSchema(attribute: Attribute, values: Record<string, Json>): Js
   if (attribute.many)
     return { type: 'array', description: `${about} Every value, in sort order ([] when none).`, items: value };
   return { description: `${about} The least value, or null when the resource has none.`, ...orNull(value) };
+}
+
+/** A structured attribute's value: an object of its fields, each as an attribute's schema. */
+function structuredSchema(fields: ReadonlyMap<string, Attribute>, values: Record<string, Json>): Json {
+  return {
+    type: 'object',
+    description: 'A node the predicate reaches (a blank node or a resource): the values of its fields.',
+    required: [...fields.keys()],
+    additionalProperties: false,
+    properties: Object.fromEntries([...fields.values()].map((field) => [field.name, attributeSchema(field, values)])),
+  };
 }
 
 /** A relationship object: its links always, its linkage (`data`) when the request includes it. */

@@ -69,5 +69,6 @@ function relationshipChain(
  */
 export function filterableFields(type: ResourceType): string[] {
   const relationships = [...type.relationships.keys()];
-  return ['id', ...type.attributes.keys(), ...relationships, ...relationships.map((name) => `${name}.<field>`)];
+  const attributes = [...type.attributes.values()].filter((a) => !a.fields).map((a) => a.name);
+  return ['id', ...attributes, ...relationships, ...relationships.map((name) => `${name}.<field>`)];
 }

@@ -179,7 +179,7 @@ function idLookup(name: string, type: ResourceType, id: string): IdLookup[] {
 
 /** `filter=text`: a case-insensitive search through the type's text attributes. */
 function search(name: string, text: string, type: ResourceType): Filter {
-  const attributes = [...type.attributes.values()].filter((a) => comparisonOf(a).kind === 'text');
+  const attributes = [...type.attributes.values()].filter((a) => !a.fields && comparisonOf(a).kind === 'text');
   if (attributes.length === 0) {
     throw badParameter(
       name,

@@ -111,8 +111,20 @@ function shownLinkage(
   return relationship.cardinality === 'one' ? (linkage[0] ?? null) : linkage;
 }
 
-/** What an attribute shows: a value, an array (`many`), or an object by language tag (`language: '*'`). */
-export type AttributeValue = JsonValue | JsonValue[] | { [tag: string]: JsonValue | JsonValue[] };
+/** What an attribute shows: a value, an array (`many`), an object by language tag (`language: '*'`), or a structured attribute's objects. */
+export type AttributeValue =
+  | JsonValue
+  | JsonValue[]
+  | { [tag: string]: JsonValue | JsonValue[] }
+  | StructuredObject
+  | StructuredObject[]
+  | null;
+
+/** One node of a structured attribute, shown: its fields' values by field name. */
+export type StructuredObject = { [field: string]: AttributeValue };
+
+/** A structured attribute's value as rows give it (`execute/field-values.ts`): the node and its fields' values. */
+export type NodeValue = Term & { readonly fields: Map<string, Term[]> };
 
 /**
  * The value an attribute shows: its values of the best language tier that has any (see
@@ -125,8 +137,34 @@ export type AttributeValue = JsonValue | JsonValue[] | { [tag: string]: JsonValu
  * @example attributeValue({ name: 'label', predicate, language: 'en', many: false }, [metreEn, meterEnUs]) // 'Metre'
  */
 export function attributeValue(attribute: Attribute, values: Term[]): AttributeValue {
+  if (attribute.fields) return structuredValue(attribute, attribute.fields, values);
   if (attribute.language === EVERY_LANGUAGE) return languageMap(attribute, values);
   return pick(attribute, shownValues(attribute, values));
+}
+
+/**
+ * A structured attribute's value: an object per node among its values (a literal is no node, and
+ * is not shown), each field as an attribute of the node; the objects in the code point order of
+ * their JSON, so that every store shows them alike, whatever its blank node labels. `many`: all
+ * of them; otherwise the first, or `null`.
+ */
+function structuredValue(
+  attribute: Attribute,
+  fields: ReadonlyMap<string, Attribute>,
+  values: Term[],
+): StructuredObject | StructuredObject[] | null {
+  const shown = values
+    .filter((value) => value.termType !== 'Literal')
+    .map((node) => {
+      const own = 'fields' in node ? (node as NodeValue).fields : undefined;
+      const object = Object.fromEntries(
+        [...fields.values()].map((field) => [field.name, attributeValue(field, own?.get(field.name) ?? [])]),
+      );
+      return { object, text: JSON.stringify(object) };
+    })
+    .sort((a, b) => codePointCompare(a.text, b.text))
+    .map(({ object }) => object);
+  return attribute.many ? shown : (shown[0] ?? null);
 }
 
 /** The values of the best tier of `languageTiers(attribute)` that has any; `[]` when none does. */

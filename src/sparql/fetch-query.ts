@@ -6,6 +6,7 @@ import { exactDoubleText } from './comparable.js';
 import { linkBranches, linkOptionals, linkProjection, splitFields } from './link-fields.js';
 import { lookupPatterns } from './members.js';
 import { QueryTemplate } from './query-template.js';
+import { structuredOptional, structuredProjection } from './structured.js';
 import type { TemplateMemo } from './template-memo.js';
 import type { FilledQuery } from './to-text.js';
 
@@ -36,7 +37,14 @@ export function buildFetchQuery(
     'iris' in subjects
       ? [values(subjects.iris.map((value) => ({ s: iri(value) }))), ...attributePatterns(attributes, S, O)]
       : [...lookupPatterns(type, subjects.lookup, S), ...optionalAttributes(attributes, S, O)];
-  const variables = [S, F, O, exactValue(O), ...linkProjection(links)];
+  const variables = [
+    S,
+    F,
+    O,
+    exactValue(O),
+    ...structuredProjection(attributes, O, exactValue),
+    ...linkProjection(links),
+  ];
   return { type: 'query', queryType: 'SELECT', prefixes: {}, variables, where };
 }
 
@@ -90,7 +98,11 @@ function attributePatterns(fields: readonly Attribute[], subject: VariableTerm, 
   const branches = attributes.map(
     (a): GroupPattern => ({
       type: 'group',
-      patterns: [bgp(triple(subject, iri(a.predicate), object)), bind(literal(a.name), F)],
+      patterns: [
+        bgp(triple(subject, iri(a.predicate), object)),
+        bind(literal(a.name), F),
+        ...structuredOptional([a], F, object),
+      ],
     }),
   );
   branches.push(...linkBranches(links, subject));
@@ -106,7 +118,8 @@ function attributePatterns(fields: readonly Attribute[], subject: VariableTerm, 
  * `OPTIONAL { {…} UNION {…} UNION {…} }` after a VALUES with one resource's value of the last
  * branch for every resource, even those without one. Not a UNION with an empty branch instead of
  * the OPTIONAL either: Oxigraph then reads every triple of each predicate (55 ms for one
- * resource at 1M triples, against 0.1 ms).
+ * resource at 1M triples, against 0.1 ms). A structured attribute's fields are OPTIONALs inside
+ * it (`structured.ts`), so its node's rows add to the values' rows rather than multiply them.
  *
  * @example optionalAttributes([name, created], variable('t'), variable('o'))
  */
@@ -119,7 +132,7 @@ export function optionalAttributes(
   const linked = linkOptionals(links, subject);
   if (attributes.length === 0) return linked;
   const pairs = values(attributes.map((a) => ({ p: iri(a.predicate), f: literal(a.name) })));
-  return [optional(pairs, bgp(triple(subject, P, object))), ...linked];
+  return [optional(pairs, bgp(triple(subject, P, object)), ...structuredOptional(attributes, F, object)), ...linked];
 }
 
 /**
@@ -141,6 +154,7 @@ export function withAttributeValues(page: SelectQuery, attributes: readonly Attr
       F,
       O,
       guardedExactValue(O),
+      ...structuredProjection(attributes, O, guardedExactValue),
       ...linkProjection(splitFields(attributes).links),
     ],
     where: [{ type: 'group', patterns: [page] }, ...optionalAttributes(attributes, S, O)],

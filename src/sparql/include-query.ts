@@ -4,6 +4,7 @@ import { bgp, integer, iri, values, variable } from './ast.js';
 import { exactValue, optionalAttributes } from './fetch-query.js';
 import { linkProjection, splitFields } from './link-fields.js';
 import { idVariable, linkTriple, memberPatterns } from './members.js';
+import { structuredProjection } from './structured.js';
 
 /** One relationship to follow in an include query, from known source resources. */
 export interface IncludeBranch {
@@ -46,6 +47,11 @@ export function buildIncludeQuery(branches: readonly IncludeBranch[]): SelectQue
     prefixes: {},
     variables: [
       ...[N, SRC, T, idVariable(T), F, O, exactValue(O)],
+      ...structuredProjection(
+        branches.flatMap((b) => b.attributes),
+        O,
+        exactValue,
+      ),
       ...linkProjection(...branches.map((b) => splitFields(b.attributes).links)),
     ],
     where,

@@ -150,15 +150,36 @@ export class Oracle {
   /** The attributes object a resource should have. */
   attributes(typeName: string, iri: string): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const attribute of this.type(typeName).attributes.values()) {
-      const shown = this.shownValues(attribute, [iri]).sort(compareValues);
-      out[attribute.name] = attribute.many
-        ? shown.map((t) => literalToJson(t, attribute.datatype))
-        : shown[0]
-          ? literalToJson(shown[0], attribute.datatype)
-          : null;
-    }
+    for (const attribute of this.type(typeName).attributes.values())
+      out[attribute.name] = this.attributeValue(attribute, DataFactory.namedNode(iri));
     return out;
+  }
+
+  /**
+   * What an attribute of `subject` shows (docs/mapping.md): the least value of its language tier,
+   * or all of them (`many`); per language tag with `language: '*'`; for a structured attribute an
+   * object per node it reaches, the objects in the code point order of their JSON.
+   */
+  private attributeValue(attribute: Attribute, subject: Term): unknown {
+    const pick = (values: Term[]) => {
+      const shown = [...values].sort(compareValues);
+      if (attribute.many) return shown.map((t) => literalToJson(t, attribute.datatype));
+      return shown[0] ? literalToJson(shown[0], attribute.datatype) : null;
+    };
+    const values = this.shownValues(attribute, [subject]);
+    if (attribute.fields) {
+      const objects = values
+        .filter((node) => node.termType !== 'Literal')
+        .map((node) =>
+          Object.fromEntries([...attribute.fields!.values()].map((f) => [f.name, this.attributeValue(f, node)])),
+        )
+        .sort((a, b) => codePointCompare(JSON.stringify(a), JSON.stringify(b)));
+      return attribute.many ? objects : (objects[0] ?? null);
+    }
+    if (attribute.language !== '*') return pick(values);
+    const tag = (t: Term) => (t.termType === 'Literal' && t.language.toLowerCase()) || 'und';
+    const tags = [...new Set(values.map(tag))].sort(codePointCompare);
+    return Object.fromEntries(tags.map((t) => [t, pick(values.filter((v) => tag(v) === t))]));
   }
 
   /**
@@ -318,9 +339,13 @@ export class Oracle {
   }
 
   /** Values of an attribute over some resources, narrowed to the preferred language tier. */
-  private shownValues(attribute: Attribute, iris: string[]): Term[] {
-    const all = iris.flatMap((iri) =>
-      this.quads.getObjects(DataFactory.namedNode(iri), DataFactory.namedNode(attribute.predicate), null),
+  private shownValues(attribute: Attribute, subjects: (string | Term)[]): Term[] {
+    const all = subjects.flatMap((subject) =>
+      this.quads.getObjects(
+        typeof subject === 'string' ? DataFactory.namedNode(subject) : subject,
+        DataFactory.namedNode(attribute.predicate),
+        null,
+      ),
     );
     const values = all.filter((t, i) => all.findIndex((u) => u.equals(t)) === i);
     const wanted = attribute.language?.toLowerCase();
