@@ -29,7 +29,8 @@ export const CHANGE_RULES: Readonly<Record<ChangeRule, { readonly change: string
   },
   'unmapped-class': { change: '`rdf:type` whose object is no mapped type’s class', drops: 'nothing' },
   'mapped-predicate': {
-    change: 'a predicate an attribute, a relationship (either direction) or an id strategy uses',
+    change:
+      'a predicate an attribute (a structured attribute’s fields too), a relationship (either direction) or an id strategy uses',
     drops:
       'entries that read that predicate: lists sorted or filtered through it, lists of the types on either end, includes, documents of an id it is the predicate of, documents that link to such an id; and entries that read it of the resource on either end only: that resource’s document, the related lists and linkage of that parent',
   },

@@ -20,7 +20,8 @@ export function resolvePath(mapping: Mapping, type: ResourceType, path: string):
     if (last) {
       if (name === 'id' && hops.length === 0) return { hops, end: 'id', multiValued: false };
       const attribute = current.attributes.get(name);
-      if (attribute?.fields) return `'${name}' is a structured attribute (an object per value): it has no order, and no value to compare`;
+      if (attribute?.fields)
+        return `'${name}' is a structured attribute (an object per value): it has no order, and no value to compare`;
       if (attribute) {
         // `language: '*'` shows every value, so it sorts like a `many` attribute: least ascending, greatest descending.
         const many = attribute.many || attribute.language === EVERY_LANGUAGE;

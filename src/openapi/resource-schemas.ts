@@ -65,9 +65,13 @@ function attributeSchema(attribute: Attribute, values: Record<string, Json>): Js
       additionalProperties: attribute.many ? { type: 'array', items: value } : value,
     };
   }
+  const order = attribute.fields ? 'the code point order of their JSON' : 'sort order';
   if (attribute.many)
-    return { type: 'array', description: `${about} Every value, in sort order ([] when none).`, items: value };
-  return { description: `${about} The least value, or null when the resource has none.`, ...orNull(value) };
+    return { type: 'array', description: `${about} Every value, in ${order} ([] when none).`, items: value };
+  return {
+    description: `${about} The ${attribute.fields ? `first value in ${order}` : 'least value'}, or null when the resource has none.`,
+    ...orNull(value),
+  };
 }
 
 /** A structured attribute's value: an object of its fields, each as an attribute's schema. */

@@ -75,14 +75,14 @@ beforeAll(async () => {
  * The IRIs a GET of `url` reads, as the response cache keys it; `found`: the IRI a `predicate` id
  * stood for; `shown`: the IRIs of a page's members.
  */
-function reads(url: string, found?: string, shown?: readonly string[]): string[] {
+function reads(url: string, found?: string, shown?: readonly string[], on = mapping): string[] {
   const [path, query = ''] = url.split('?');
   const plan = planRequest(
-    mapping,
+    on,
     { route: parsePath(path!), query: parseQuery(query, 'json-api') },
     DEFAULT_DATASET_OPTIONS,
   );
-  return planReads(mapping, plan, found, shown);
+  return planReads(on, plan, found, shown);
 }
 
 describe('changeRules: the rule each changed triple falls under, and what it marks', () => {
@@ -267,6 +267,41 @@ describe('listReads: a whole list (the window cache) depends on its order, membe
     expect(list(url).includes(iri)).toBe(expected);
     // Whatever a list reads, the response showing it reads too.
     if (expected) expect(reads(url)).toContain(iri);
+  });
+});
+
+describe('structured attributes: a change of a field of their nodes', () => {
+  const LV2 = 'http://lv2plug.in/ns/lv2core#';
+  const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+  const EG_AMP = 'http://lv2plug.in/plugins/eg-amp';
+  let lv2: Mapping;
+  beforeAll(async () => {
+    lv2 = await loadMapping('test/fixtures/mappings/lv2-structured.yaml');
+  });
+
+  it('on a blank node falls under the blank-node rule and marks the field predicate for any resource', () => {
+    const changed = triple({ type: 'bnode', value: 'port0' }, `${LV2}index`, {
+      type: 'literal',
+      value: '7',
+      datatype: 'http://www.w3.org/2001/XMLSchema#integer',
+    });
+    expect(changeRules(lv2).effect(changed)).toEqual({
+      rule: 'blank-node',
+      iris: [`${LV2}index`, resourceKey(`${LV2}index`)],
+    });
+  });
+
+  it.each([
+    ['/plugins/eg-amp', [EG_AMP]],
+    ['/plugins', [EG_AMP]],
+    ['/projects?include=plugins', undefined],
+  ] as const)('reaches %s, which shows the ports (a field two deep too)', (url, shown) => {
+    const read = reads(url, undefined, shown, lv2);
+    expect(read).toEqual(expect.arrayContaining([`${LV2}index`, `${LV2}scalePoint`, RDFS_LABEL]));
+  });
+
+  it('does not reach a page that only links to the plugins', () => {
+    expect(reads('/projects', undefined, undefined, lv2)).not.toContain(`${LV2}index`);
   });
 });
 
