@@ -22,6 +22,8 @@ export type FieldProposal = (
       readonly datatype?: string;
       readonly language?: string;
       readonly many: boolean;
+      /** A structured attribute's fields: attributes (or skips) of the blank nodes it reaches. */
+      readonly fields?: readonly FieldProposal[];
       readonly note: string;
     }
   | {
@@ -101,15 +103,21 @@ export function spreadNote(stats: PredicateStats, ctx: FieldContext): string {
     ...Object.entries(stats.objectClasses).map(([c, n]) =>
       c === '' ? `${n} IRI${n === 1 ? '' : 's'} of no class` : `${ctx.short(c)} ×${n}`,
     ),
+    // Inside a structured attribute the classes of IRIs are not asked for: say how many there are.
+    ...(stats.iris > 0 && Object.keys(stats.objectClasses).length === 0 ? [`${stats.iris} IRIs`] : []),
     ...(stats.blanks > 0 ? [`${stats.blanks} blank nodes`] : []),
   ];
   const each = stats.max > 1 ? `, up to ${stats.max} each` : '';
   return `${stats.members} of ${ctx.sampled} members${each}${kinds.length ? `; ${kinds.join(', ')}` : ''}`;
 }
 
+/** Whether most of a predicate's values are blank nodes. */
+export const mostlyBlank = (stats: PredicateStats) => stats.blanks > stats.literals && stats.blanks > stats.iris;
+
 /**
  * An attribute or relationship for a predicate, from what the sample shows:
- * - blank-node values (no id, no stable text) leave the predicate out;
+ * - mostly blank-node values: a structured attribute (`mapping/compile-attribute.ts`) with a field
+ *   per predicate of those nodes ({@link inferNodeField}); left out when they have none;
  * - mostly IRIs, most of them members of one scaffold type: a relationship to it, `many` when a
  *   member has several;
  * - otherwise an attribute (IRIs of no type show as their text), with the language and datatype
@@ -120,8 +128,7 @@ export function spreadNote(stats: PredicateStats, ctx: FieldContext): string {
  */
 export function inferField(stats: PredicateStats, ctx: FieldContext): FieldProposal {
   const note = spreadNote(stats, ctx);
-  if (stats.blanks > stats.literals && stats.blanks > stats.iris)
-    return { kind: 'skip', predicate: stats.iri, note: `${note}: blank nodes have no id` };
+  if (mostlyBlank(stats)) return structuredField(stats, note, ctx);
   if (stats.iris > stats.literals) {
     const target = dominantTarget(stats, ctx);
     if (target)
@@ -134,6 +141,26 @@ export function inferField(stats: PredicateStats, ctx: FieldContext): FieldPropo
       };
   }
   return { kind: 'attribute', predicate: stats.iri, ...literalOptions(stats), note };
+}
+
+/**
+ * A field of a structured attribute's nodes: structured again where its values are mostly blank
+ * nodes (and the nodes were described), otherwise an attribute, IRIs shown as text (an attribute's
+ * value holds no relationship).
+ */
+function inferNodeField(stats: PredicateStats, ctx: FieldContext): FieldProposal {
+  const note = spreadNote(stats, ctx);
+  if (mostlyBlank(stats)) return structuredField(stats, note, ctx);
+  return { kind: 'attribute', predicate: stats.iri, ...literalOptions(stats), note };
+}
+
+/** A structured attribute over a predicate's blank nodes, or the predicate left out when they have no field. */
+function structuredField(stats: PredicateStats, note: string, ctx: FieldContext): FieldProposal {
+  const nodeContext = { ...ctx, sampled: stats.blanks };
+  const fields = (stats.nodes ?? []).map((n) => inferNodeField(n, nodeContext)).filter((f) => f.kind !== 'skip');
+  if (fields.length === 0)
+    return { kind: 'skip', predicate: stats.iri, note: `${note}: blank nodes${stats.nodes ? ' without values' : ''}` };
+  return { kind: 'attribute', predicate: stats.iri, many: stats.max > 1, fields, note: `${note}, as objects` };
 }
 
 /**

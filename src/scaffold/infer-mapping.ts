@@ -16,6 +16,8 @@ import { shapeFields } from './shacl.js';
 const RESERVED_TYPES = new Set(['api', 'health', 'docs', 'openapi', 'openapi-json']);
 /** Field names JSON:API forbids or the server reserves. */
 const RESERVED_FIELDS = new Set(['id', 'type', 'links', 'relationships', 'meta']);
+/** Names JSON:API forbids inside an attribute's value. */
+const RESERVED_INSIDE = new Set(['links', 'relationships']);
 /** Local names of label-like predicates, best first: the first a type has becomes its default sort. */
 const LABELS = ['preflabel', 'label', 'name', 'title', 'notation', 'identifier', 'code'];
 
@@ -90,15 +92,10 @@ function scaffoldType(c: ClassStats, context: TypeContext): ScaffoldType {
   const relationships: ScaffoldRelationship[] = [];
   const skipped: string[] = [];
   for (const f of fields) {
-    const local = kebab(localName(f.predicate));
-    // hasOrigin reads as origin: the field is the thing, not the having.
-    const plain = local.replace(/^has-(?=.)/, '');
-    const candidates = [...(f.name ? [f.name] : []), plain, local, `${qualifier(f.predicate)}-${local}`];
+    const candidates = fieldNames(f, qualifier);
     if (f.kind === 'skip') skipped.push(`${short(f.predicate)} (${f.note})`);
-    else if (f.kind === 'attribute') {
-      const { kind: _, name: __, ...rest } = f;
-      attributes.push({ ...rest, name: book.claim(candidates, 'value') });
-    } else {
+    else if (f.kind === 'attribute') attributes.push(named(f, book.claim(candidates, 'value'), qualifier));
+    else {
       const { kind: _, name: __, ...rest } = f;
       relationships.push({ ...rest, inverse: f.inverse ?? false, name: book.claim(candidates, 'related') });
     }
@@ -121,6 +118,29 @@ function scaffoldType(c: ClassStats, context: TypeContext): ScaffoldType {
       ...(skipped.length ? [`left out: ${skipped.join('; ')}`] : []),
     ].join('\n'),
   };
+}
+
+/** The names a field may take, best first: its source's suggestion, then from the predicate's local name. */
+function fieldNames(f: FieldProposal, qualifier: (iri: string) => string): string[] {
+  const local = kebab(localName(f.predicate));
+  // hasOrigin reads as origin: the field is the thing, not the having.
+  const plain = local.replace(/^has-(?=.)/, '');
+  return [...(f.name ? [f.name] : []), plain, local, `${qualifier(f.predicate)}-${local}`];
+}
+
+/** An attribute proposal under its name; a structured one's fields named in a book of their own. */
+function named(
+  f: Extract<FieldProposal, { kind: 'attribute' }>,
+  name: string,
+  qualifier: (iri: string) => string,
+): ScaffoldAttribute {
+  const { kind: _, name: __, fields, ...rest } = f;
+  if (!fields) return { ...rest, name };
+  const book = new NameBook(RESERVED_INSIDE);
+  const inside = fields.flatMap((g) =>
+    g.kind === 'attribute' ? [named(g, book.claim(fieldNames(g, qualifier), 'value'), qualifier)] : [],
+  );
+  return { ...rest, name, fields: inside };
 }
 
 /** The label-like attribute (one value, one language) that becomes the default sort, best of {@link LABELS} first. */

@@ -1,7 +1,9 @@
+import { MAX_DEPTH } from '../mapping/compile-attribute.js';
 import { isSafeAbsoluteIri } from '../mapping/iri.js';
 import { SH } from '../rdf/vocabulary.js';
 import type { Row, Store } from '../store/store.js';
 import { count, incomingStats, predicateStats } from './class-stats.js';
+import { mostlyBlank } from './fields.js';
 import { type IdProposal, proposeId, WHOLE_IRI_HEX } from './id-strategy.js';
 import type { ClassStats, Introspection, PredicateStats } from './model.js';
 import { localName } from './names.js';
@@ -88,7 +90,11 @@ async function describeClass(q: ClassQuery, members: number): Promise<ClassStats
     ask(untypedObjectsQuery(sampleIris, ROW_LIMIT)),
     ask(incomingQuery(sampleIris, ROW_LIMIT)),
   ]);
-  const predicates = predicateStats({ predicateRows, literalRows, objectRows, untypedRows });
+  const predicates = await withNodes(
+    ask,
+    { sample: sampleIris, path: [] },
+    predicateStats({ predicateRows, literalRows, objectRows, untypedRows }),
+  );
   const sampled = sampleIris.length;
   return {
     iri,
@@ -98,6 +104,35 @@ async function describeClass(q: ClassQuery, members: number): Promise<ClassStats
     predicates,
     incoming: incomingStats(incomingRows),
   };
+}
+
+/**
+ * The predicates, each whose values are mostly blank nodes with the statistics of those nodes
+ * (`nodes`): two queries per such predicate and level, at most {@link MAX_DEPTH} levels down (the
+ * nodes' IRI values show as text, so the classes of IRIs are not asked for).
+ */
+async function withNodes(
+  ask: Ask,
+  { sample, path }: { readonly sample: readonly string[]; readonly path: readonly string[] },
+  predicates: PredicateStats[],
+): Promise<PredicateStats[]> {
+  if (path.length === MAX_DEPTH) return predicates;
+  const described: PredicateStats[] = [];
+  // One predicate at a time: a class may have many, and the store's heavy lane queues only so many.
+  for (const p of predicates) {
+    if (!mostlyBlank(p)) {
+      described.push(p);
+      continue;
+    }
+    const subjects = { sample, path: [...path, p.iri] };
+    const [predicateRows, literalRows] = await Promise.all([
+      ask(predicatesQuery(subjects, ROW_LIMIT)),
+      ask(literalsQuery(subjects, ROW_LIMIT)),
+    ]);
+    const nodes = predicateStats({ predicateRows, literalRows, objectRows: [], untypedRows: [] });
+    described.push({ ...p, nodes: await withNodes(ask, subjects, nodes) });
+  }
+  return described;
 }
 
 /**

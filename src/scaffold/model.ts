@@ -28,6 +28,8 @@ export interface PredicateStats {
   readonly languages: Readonly<Record<string, Spread>>;
   /** IRI values by the class they are members of (`''`: of none); a value with two classes counts twice. */
   readonly objectClasses: Readonly<Record<string, number>>;
+  /** For a predicate whose values are mostly blank nodes: the statistics of those nodes' own predicates, `rdf:type` among them. */
+  readonly nodes?: readonly PredicateStats[];
 }
 
 /** A predicate pointing at sampled members of a class from members of `fromClass`. */
@@ -87,6 +89,8 @@ export interface ScaffoldAttribute {
   readonly datatype?: string;
   readonly language?: string;
   readonly many: boolean;
+  /** A structured attribute's fields (`mapping/compile-attribute.ts`), from the blank nodes it reaches. */
+  readonly fields?: readonly ScaffoldAttribute[];
   /** What the data (or the shape) showed, for the field's comment. */
   readonly note: string;
 }

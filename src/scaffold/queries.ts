@@ -47,6 +47,36 @@ function sampleValues(sample: readonly string[], variable = 's'): string {
 }
 
 /**
+ * Whose statistics a per-class query gathers: the sample's members themselves, or (with `path`)
+ * the blank nodes reached from them through those predicates, one per step (`path: [lv2:port]`:
+ * each member's ports), with the nodes' own `rdf:type` (`types`), which is what they are rather
+ * than a class they are members of. A node reached from two members counts twice.
+ */
+export interface Subjects {
+  readonly sample: readonly string[];
+  readonly path?: readonly string[];
+}
+
+/**
+ * `VALUES ?s0 { … } ?s0 <p1> ?s1 . ?s1 <p2> ?s .` and the FILTER condition that the nodes on the
+ * way are blank: one basic graph pattern, so that every engine starts from the VALUES (a FILTER
+ * between its triples made Jena split and join the parts, see {@link linksOf}).
+ */
+function subjectsPattern({ sample, path = [] }: Subjects): { readonly pattern: string; readonly blank: string[] } {
+  if (path.length === 0) return { pattern: sampleValues(sample), blank: [] };
+  const node = (i: number) => (i === path.length ? '?s' : `?s${i}`);
+  const steps = path.map((predicate, i) => `${node(i)} ${iriRef(predicate)} ${node(i + 1)} .`);
+  return {
+    pattern: `${sampleValues(sample, 's0')} ${steps.join(' ')}`,
+    blank: path.map((_, i) => `isBlank(${node(i + 1)})`),
+  };
+}
+
+/** `FILTER(a && b …)` of the conditions, or nothing when there are none. */
+const filterOf = (conditions: readonly string[]) =>
+  conditions.length === 0 ? '' : `FILTER(${conditions.join(' && ')})`;
+
+/**
  * A sub-select of the sample's links to IRIs (rdf:type aside), `?p ?o`, one row per member and
  * value: what the class queries join `?o a ?class` with. A sub-select, so that the FILTER stays
  * with the triple it tests: Jena split `VALUES ?s … ?s ?p ?o FILTER(…) ?o a ?class` at the
@@ -86,11 +116,14 @@ export function membersQuery(classIri: string, size: number): string {
  *
  * @example predicatesQuery(sampleIris, 5000)
  */
-export function predicatesQuery(sample: readonly string[], limit: number): string {
+export function predicatesQuery(sample: readonly string[] | Subjects, limit: number): string {
+  const subjects = 'sample' in sample ? sample : { sample };
+  const { pattern, blank } = subjectsPattern(subjects);
+  const types = subjects.path?.length ? [] : [`?p != <${RDF_TYPE}>`];
   return `SELECT ?p (COUNT(?s) AS ?members) (MAX(?n) AS ?max) (SUM(?l) AS ?literals) (SUM(?i) AS ?iris) (SUM(?b) AS ?blanks)
 WHERE {
   { SELECT ?s ?p (COUNT(?o) AS ?n) (SUM(IF(isLiteral(?o), 1, 0)) AS ?l) (SUM(IF(isIRI(?o), 1, 0)) AS ?i) (SUM(IF(isBlank(?o), 1, 0)) AS ?b)
-    WHERE { ${sampleValues(sample)} ?s ?p ?o FILTER(?p != <${RDF_TYPE}>) } GROUP BY ?s ?p }
+    WHERE { ${pattern} ?s ?p ?o ${filterOf([...blank, ...types])} } GROUP BY ?s ?p }
 } GROUP BY ?p ORDER BY DESC(?members) ?p LIMIT ${limit}`;
 }
 
@@ -101,11 +134,12 @@ WHERE {
  *
  * @example literalsQuery(sampleIris, 5000)
  */
-export function literalsQuery(sample: readonly string[], limit: number): string {
+export function literalsQuery(sample: readonly string[] | Subjects, limit: number): string {
+  const { pattern, blank } = subjectsPattern('sample' in sample ? sample : { sample });
   return `SELECT ?p ?datatype ?language (COUNT(?s) AS ?members) (MAX(?n) AS ?max)
 WHERE {
   { SELECT ?s ?p ?datatype ?language (COUNT(?o) AS ?n)
-    WHERE { ${sampleValues(sample)} ?s ?p ?o FILTER(isLiteral(?o)) BIND(DATATYPE(?o) AS ?datatype) BIND(LANG(?o) AS ?language) }
+    WHERE { ${pattern} ?s ?p ?o ${filterOf([...blank, 'isLiteral(?o)'])} BIND(DATATYPE(?o) AS ?datatype) BIND(LANG(?o) AS ?language) }
     GROUP BY ?s ?p ?datatype ?language }
 } GROUP BY ?p ?datatype ?language ORDER BY ?p ?datatype ?language LIMIT ${limit}`;
 }

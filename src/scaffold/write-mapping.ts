@@ -93,9 +93,7 @@ function mappingDocument(scaffold: ScaffoldMapping, source: ScaffoldSource): Doc
     for (const [group, f] of fields) {
       const groupNode = typeNode.get(group, true);
       const fieldPair = isMap(groupNode) ? pairOf(groupNode, f.name) : undefined;
-      if (!fieldPair) continue;
-      flow(fieldPair.value);
-      if (isScalar(fieldPair.value) || isMap(fieldPair.value)) fieldPair.value.comment = ` ${f.note}`;
+      if (fieldPair) annotate(fieldPair, f);
     }
   }
   return doc;
@@ -116,13 +114,33 @@ function idValue(id: IdProposal, short: (iri: string) => string): unknown {
 
 /** The shorthand (the predicate alone) when the attribute needs no option. */
 function attribute(a: ScaffoldAttribute, short: (iri: string) => string): unknown {
-  if (a.datatype === undefined && a.language === undefined && !a.many) return short(a.predicate);
+  if (a.datatype === undefined && a.language === undefined && !a.many && !a.fields) return short(a.predicate);
   return {
     predicate: short(a.predicate),
     ...(a.datatype !== undefined && { datatype: short(a.datatype) }),
     ...(a.language !== undefined && { language: a.language }),
     ...(a.many && { many: true }),
+    ...(a.fields && { fields: Object.fromEntries(a.fields.map((f) => [f.name, attribute(f, short)])) }),
   };
+}
+
+/**
+ * Writes a field on one line with what the sample showed after it; a structured attribute over
+ * several lines, its note above it and each of its fields so.
+ */
+function annotate(pair: Pair, field: ScaffoldAttribute | ScaffoldRelationship): void {
+  const fields = 'fields' in field ? field.fields : undefined;
+  if (!fields) {
+    flow(pair.value);
+    if (isScalar(pair.value) || isMap(pair.value)) pair.value.comment = ` ${field.note}`;
+    return;
+  }
+  commentKey(pair, field.note, { spaced: false });
+  const inside = isMap(pair.value) ? pair.value.get('fields', true) : undefined;
+  for (const f of fields) {
+    const fieldPair = isMap(inside) ? pairOf(inside, f.name) : undefined;
+    if (fieldPair) annotate(fieldPair, f);
+  }
 }
 
 function relationship(r: ScaffoldRelationship, short: (iri: string) => string): unknown {

@@ -78,10 +78,35 @@ describe('inferField', () => {
     expect(field).toMatchObject({ kind: 'attribute', many: false });
   });
 
-  it('blank nodes → left out, with the reason', () => {
-    const field = inferField(stats({ blanks: 10 }), ctx);
-    expect(field.kind).toBe('skip');
-    expect(field.note).toMatch(/blank nodes have no id/);
+  it('blank nodes whose predicates were not described, or that have none → left out, with the reason', () => {
+    expect(inferField(stats({ blanks: 10 }), ctx)).toMatchObject({ kind: 'skip', note: /: blank nodes$/ });
+    expect(inferField(stats({ blanks: 10, nodes: [] }), ctx)).toMatchObject({
+      kind: 'skip',
+      note: /: blank nodes without values$/,
+    });
+  });
+
+  it('blank nodes with predicates → a structured attribute, a field per predicate, structured again below', () => {
+    const symbol = stats({ iri: `${EX}symbol`, members: 20, literals: 20 });
+    const unit = stats({ iri: `${EX}unit`, members: 3, iris: 3 });
+    const points = stats({ iri: `${EX}point`, members: 2, max: 4, blanks: 6, nodes: [stats({ literals: 6 })] });
+    const field = inferField(stats({ max: 3, blanks: 20, nodes: [symbol, unit, points] }), ctx);
+    expect(field).toMatchObject({
+      kind: 'attribute',
+      many: true,
+      note: '10 of 10 members, up to 3 each; 20 blank nodes, as objects',
+      fields: [
+        { kind: 'attribute', predicate: `${EX}symbol`, many: false, note: '20 of 20 members' },
+        // Inside an attribute's value an IRI is text, whatever it is a member of.
+        { kind: 'attribute', predicate: `${EX}unit`, many: false, note: '3 of 20 members; 3 IRIs' },
+        {
+          kind: 'attribute',
+          predicate: `${EX}point`,
+          many: true,
+          fields: [{ kind: 'attribute', predicate: `${EX}p` }],
+        },
+      ],
+    });
   });
 
   it('typed literals → an attribute with that datatype; the note says what the sample showed', () => {

@@ -17,6 +17,7 @@ import {
 
 const C = 'http://x.org/C';
 const SAMPLE = ['http://x.org/c/1', 'http://x.org/c/2'];
+const [P, Q] = ['http://x.org/p', 'http://x.org/q'];
 
 describe('scaffold queries', () => {
   it.each([
@@ -24,6 +25,8 @@ describe('scaffold queries', () => {
     ['members', membersQuery(C, 5)],
     ['predicates', predicatesQuery(SAMPLE, 100)],
     ['literals', literalsQuery(SAMPLE, 100)],
+    ['predicates of blank nodes', predicatesQuery({ sample: SAMPLE, path: [P, Q] }, 100)],
+    ['literals of blank nodes', literalsQuery({ sample: SAMPLE, path: [P] }, 100)],
     ['object classes', objectClassesQuery(SAMPLE, 100)],
     ['untyped objects', untypedObjectsQuery(SAMPLE, 100)],
     ['incoming', incomingQuery(SAMPLE, 100)],
@@ -51,6 +54,16 @@ describe('scaffold queries', () => {
       expect(text).toContain('VALUES ?s { <http://x.org/c/1> <http://x.org/c/2> }');
     expect(incomingQuery(SAMPLE, 9)).toContain('VALUES ?o { <http://x.org/c/1> <http://x.org/c/2> }');
     expect(objectClassesQuery(SAMPLE, 9)).not.toContain('OPTIONAL');
+  });
+
+  it('describes the blank nodes a path reaches from the sample in one basic graph pattern, rdf:type among their predicates', () => {
+    const text = predicatesQuery({ sample: SAMPLE, path: [P, Q] }, 9);
+    expect(text).toContain(
+      'VALUES ?s0 { <http://x.org/c/1> <http://x.org/c/2> } ?s0 <http://x.org/p> ?s1 . ?s1 <http://x.org/q> ?s . ?s ?p ?o FILTER(isBlank(?s1) && isBlank(?s))',
+    );
+    expect(predicatesQuery(SAMPLE, 9)).toContain('FILTER(?p != <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>)');
+    expect(text).not.toContain('22-rdf-syntax-ns#type');
+    expect(literalsQuery({ sample: SAMPLE, path: [P] }, 9)).toContain('FILTER(isBlank(?s) && isLiteral(?o))');
   });
 
   it("the template check is mapping/ids.ts's template id pattern, as SPARQL parses it", () => {
