@@ -44,7 +44,8 @@ export function addRowValue(
     const [g, n] = [row[`${value}_g${depth}`], row[`${value}_n${depth}`]];
     if (!g || !n) return;
     const own = nodeFields(parent, node, held);
-    [parent, node] = [own, name(g).slice(name(g).lastIndexOf('.') + 1)];
+    const path = name(g); // `ports.scale-points.label`: member names hold no dot
+    [parent, node] = [own, path.slice(path.lastIndexOf('.') + 1)];
     held = addValue(own, node, exactNumber(n, row[`${value}_n${depth}_exact`]));
   }
 }

@@ -22,14 +22,13 @@ const RESERVED_INSIDE = new Set(['links', 'relationships']);
  * Compiles one attribute as written (`spec`, at key path `at`), with its `fields` when it is
  * structured, nested at most {@link MAX_DEPTH} deep (`depth` is this attribute's: 0 for a type's own).
  *
- * @example compileAttribute('label', 'skos:prefLabel', 'types.concepts.attributes.label', compiling)
+ * @example compileAttribute('label', 'skos:prefLabel', compiling, { at: 'types.concepts.attributes.label' })
  */
 export function compileAttribute(
   name: string,
   spec: string | AttributeSpec,
-  at: string,
   compiling: FieldCompiling,
-  depth = 0,
+  { at, depth = 0 }: { readonly at: string; readonly depth?: number },
 ): Attribute {
   const { problems, warnings, expand } = compiling;
   const long = typeof spec === 'string' ? { predicate: spec } : spec;
@@ -72,7 +71,7 @@ function compileFields(
     if (!MEMBER_NAME.test(name))
       problems.push(`${path}: '${name}' is not a JSON:API member name (letters, digits, - and _, not at either end)`);
     if (RESERVED_INSIDE.has(name)) problems.push(`${path}: JSON:API forbids '${name}' inside an attribute's value`);
-    fields.set(name, compileAttribute(name, field, path, compiling, depth + 1));
+    fields.set(name, compileAttribute(name, field, compiling, { at: path, depth: depth + 1 }));
   }
   return fields;
 }

@@ -143,7 +143,7 @@ function compileAttributes(spec: TypeSpec, at: string, compiling: Compiling): Ma
   for (const [field, attr] of Object.entries(spec.attributes ?? {})) {
     const path = `${at}.attributes.${field}`;
     checkFieldName(field, path, compiling.problems);
-    attributes.set(field, compileAttribute(field, attr, path, compiling));
+    attributes.set(field, compileAttribute(field, attr, compiling, { at: path }));
   }
   return attributes;
 }

@@ -45,7 +45,9 @@ describe('compileAttribute: structured attributes', () => {
   it(`nests ${MAX_DEPTH} deep, not more`, () => {
     expect(() => compileMapping(withAttribute(nested(MAX_DEPTH)), 'm.yaml')).not.toThrow();
     expect(thrown(MappingError, () => compileMapping(withAttribute(nested(MAX_DEPTH + 1)), 'm.yaml')).problems).toEqual(
-      [`types.things.attributes.value.fields.f.fields.f.fields.f.fields: structured attributes nest at most ${MAX_DEPTH} deep`],
+      [
+        `types.things.attributes.value.fields.f.fields.f.fields.f.fields: structured attributes nest at most ${MAX_DEPTH} deep`,
+      ],
     );
   });
 
