@@ -55,16 +55,17 @@ export function predicateStats(rows: StatsRows): PredicateStats[] {
 }
 
 /**
- * Integers counted as decimals when the values also hold decimals: each integer is one, and
- * stores differ in which they keep (Virtuoso answers `DATATYPE` xsd:decimal for the sample's
+ * Integers of every integer type counted as xsd:integer, and as decimals when the values also hold
+ * decimals: each is one, and stores differ in which they keep (Virtuoso answers `DATATYPE`
+ * xsd:integer for `"0"^^xsd:long`, and xsd:decimal for the sample's
  * `"90071992547409931"^^xsd:integer`), which would make the scaffold's comments differ by store.
  */
 function foldIntegers(datatypes: Record<string, Spread>): Record<string, Spread> {
   const decimal = `${XSD}decimal`;
-  if (datatypes[decimal] === undefined) return datatypes;
+  const integer = datatypes[decimal] === undefined ? `${XSD}integer` : decimal;
   const folded: Record<string, Spread> = {};
   for (const [datatype, spread] of Object.entries(datatypes)) {
-    const key = INTEGER_TYPES.has(datatype) ? decimal : datatype;
+    const key = INTEGER_TYPES.has(datatype) ? integer : datatype;
     folded[key] = merge(folded[key], spread);
   }
   return folded;
