@@ -15,7 +15,7 @@ import { perMemberKeyIndex, tieredKeyText } from '../sparql/per-member-key.js';
 import { exactKeyVariable, keyVariable } from '../sparql/sort-clauses.js';
 import { type Row, StoreError } from '../store/store.js';
 import { exactNumber } from './exact-number.js';
-import { addRowValue, addValue, type FieldValues } from './field-values.js';
+import { addRowValue, addValue, type FieldValues, valueVariables } from './field-values.js';
 
 export type { FieldValues };
 
@@ -61,7 +61,7 @@ export function relatedMembersOf(type: ResourceType, rows: readonly Row[]): Memb
 }
 
 /** The variables of a fetch's field names and values (`sparql/fetch-query.ts`). */
-const FETCHED = { field: 'f', value: 'o' };
+const FETCHED = valueVariables(rdf.variable('f'), rdf.variable('o'));
 
 /** A range window's first sort key, and its exact text (`sparql/key-histogram.ts`). */
 const KEY = keyVariable(0).value;
@@ -132,7 +132,7 @@ export interface BranchRows {
 
 const { branch: N, source: SRC, target: T, field: F, value: O } = INCLUDE_VARIABLES;
 const T_ID = idVariable(T);
-const INCLUDED = { field: F.value, value: O.value };
+const INCLUDED = valueVariables(F, O);
 
 /**
  * Reads the rows of an include query (`?n ?src ?t ?t_id ?f ?o`, see `sparql/include-query.ts`)

@@ -149,7 +149,7 @@ export function attributeValue(attribute: Attribute, values: Term[]): AttributeV
  * of them; otherwise the first, or `null`.
  */
 function structuredValue(
-  attribute: Attribute,
+  { many }: Attribute,
   fields: ReadonlyMap<string, Attribute>,
   values: Term[],
 ): StructuredObject | StructuredObject[] | null {
@@ -164,7 +164,7 @@ function structuredValue(
     })
     .sort((a, b) => codePointCompare(a.text, b.text))
     .map(({ object }) => object);
-  return attribute.many ? shown : (shown[0] ?? null);
+  return many ? shown : (shown[0] ?? null);
 }
 
 /** The values of the best tier of `languageTiers(attribute)` that has any; `[]` when none does. */
