@@ -78,8 +78,7 @@ export interface ListAsked {
  */
 export async function cachedList(windows: ListWindows, asked: ListAsked): Promise<OrderedList | undefined> {
   const { mapping, request, store, trace, wholeStore } = asked;
-  const query =
-    asked.query ?? LIST_QUERIES[listShape(mapping, request)](mapping, request, { keyset: { fromEnd: false } });
+  const query = asked.query ?? LIST_QUERIES[listShape(request)](mapping, request, { keyset: { fromEnd: false } });
   const read = (from: Store) =>
     runQuery(from, query, listLane(request), 'whole-list').then(
       (rows) => orderedList(request, rows),

@@ -99,7 +99,7 @@ export function sortClauses(
   keys: readonly SortKey[],
   list: SortedList,
 ): SortClauses {
-  const flat = keys.every(({ path }) => path.end === 'id' || (!path.multiValued && path.end.language === undefined));
+  const flat = flatKeys(keys);
   const clauses: SortClauses = {
     flat,
     optionals: [],
@@ -134,6 +134,14 @@ interface KeyBuild {
 /** The patterns binding `value` to the values of attribute key `key` (`keyPath`), hops named by `prefix`. */
 const keyValues = (build: KeyBuild, key: SortKey, value: VariableTerm, prefix: string) =>
   keyPath(build.mapping, key, { from: build.list.subject, value, prefix });
+
+/**
+ * Whether `keys` are flat (see {@link SortClauses.flat}): each is the id or a single-valued path
+ * to a value with no language. Read from the keys alone, without building the clauses.
+ */
+export function flatKeys(keys: readonly SortKey[]): boolean {
+  return keys.every(({ path }) => path.end === 'id' || (!path.multiValued && path.end.language === undefined));
+}
 
 /** Sort key `i` of a flat list: ordered by the row's own `?key<i>`, the least of its values. */
 function flatKey(build: KeyBuild, key: SortKey, i: number): void {

@@ -41,7 +41,7 @@ function candidateOf(mapping: Mapping, read: ListRead, traits: ListTraits): Cand
     histogram: text !== undefined && !traits.hints?.manyValues(text) ? text : undefined,
     relatedPage: relatedPageQuery(mapping, request, { ...read, memo }),
     keyed: buildKeyedWindowQuery(mapping, request, { window, oneGraph }),
-    shape: listShape(mapping, request),
+    shape: listShape(request),
   };
 }
 

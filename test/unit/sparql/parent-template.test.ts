@@ -79,7 +79,7 @@ describe('relatedListQuery (linkage and later related pages from a template, the
           if (plan.kind === 'resource' || plan.kind === 'related-one') throw new Error(`${path} is no list`);
           const window = { limit: 20, offset: 20 };
           expect(
-            toText(relatedListQuery(mapping, plan.list, { shape: listShape(mapping, plan.list), window, memo }), order),
+            toText(relatedListQuery(mapping, plan.list, { shape: listShape(plan.list), window, memo }), order),
           ).toBe(toText(listQuery(mapping, plan.list, { window }), order));
         },
       ),
