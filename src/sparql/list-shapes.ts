@@ -21,6 +21,7 @@ import {
 } from './list-query.js';
 import { perMemberKey, perMemberKeyIndex } from './per-member-key.js';
 import { type KeyExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
+import type { TemplateMemo } from './template-memo.js';
 
 /*
  * The list queries, one builder per shape (`ListShape`): the planner chooses the shape
@@ -47,6 +48,30 @@ export const LIST_QUERIES: Readonly<Record<ListShape, ListQueryBuilder>> = {
     groupedListQuery(mapping, request, { ...asked, sort: listSort(mapping, request) }),
   'per-member': (mapping, request, asked = {}) => perMemberListQuery(mapping, request, asked),
 };
+
+const OFFSET_LISTS = { name: 'offset-list', max: 32 } as const;
+
+/**
+ * The list query of an offset `window` in `shape`: for a flat list without parent or filters the
+ * query is built once per type and sort and kept by the `memo`, the window set on a copy of it
+ * (the planner builds every fallback's query before anything runs, and a histogram page's
+ * fallback is this one: building it per request cost 0.1 ms of a collection page's CPU). Any
+ * other list, or without a memo, is built whole (the same query).
+ *
+ * @example offsetListQuery(mapping, request, { shape: 'flat', window: { limit: 20, offset: 40 }, memo })
+ */
+export function offsetListQuery(
+  mapping: Mapping,
+  request: ListRequest,
+  { shape, window, memo }: { shape: ListShape; window: Window; memo?: TemplateMemo | undefined },
+): SelectQuery {
+  if (shape !== 'flat' || request.parent || request.filters.length > 0 || !memo)
+    return LIST_QUERIES[shape](mapping, request, { window });
+  const key = JSON.stringify(request.sort.map((k) => [k.field, k.descending]));
+  const whole = memo.kept(OFFSET_LISTS, request.type, key, () => LIST_QUERIES.flat(mapping, request));
+  // What `select` sets of a window: its limit, and its offset when past the start.
+  return { ...whole, limit: window.limit, ...(window.offset > 0 && { offset: window.offset }) };
+}
 
 /** What a flat list query is written of: the window, the sort clauses, and a key range (a histogram's window). */
 export interface FlatListAsked extends ListWindow {

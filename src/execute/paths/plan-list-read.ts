@@ -5,7 +5,7 @@ import type { Cursor } from '../../request/cursor.js';
 import { valueOrder } from '../../request/filter-values.js';
 import { keyHistogramText } from '../../sparql/key-histogram.js';
 import type { ListShape } from '../../sparql/list-query.js';
-import { LIST_QUERIES } from '../../sparql/list-shapes.js';
+import { LIST_QUERIES, offsetListQuery } from '../../sparql/list-shapes.js';
 import { buildKeyedWindowQuery } from '../../sparql/member-queries.js';
 import { relatedListQuery, relatedPageQuery } from '../../sparql/parent-template.js';
 import type { FilledQuery } from '../../sparql/to-text.js';
@@ -168,12 +168,18 @@ function planFrom(first: number, c: Candidate): AccessPath {
       };
     case 'keyed-window': {
       const list = PATH_RULES.find((rule) => rule.path === 'list-query')!;
-      const listQuery = LIST_QUERIES[shape](mapping, request, { window });
+      const listQuery = offsetListQuery(mapping, request, { shape, window, memo: c.traits.memo });
       const plain: StorePath = { kind: 'list-query', read, why: list.when, shape, query: listQuery };
       return { kind: path, read, why, query: c.keyed!, fallback: fallback(path, plain) };
     }
     case 'list-query':
-      return { kind: path, read, why, shape, query: LIST_QUERIES[shape](mapping, request, { window }) };
+      return {
+        kind: path,
+        read,
+        why,
+        shape,
+        query: offsetListQuery(mapping, request, { shape, window, memo: c.traits.memo }),
+      };
     case 'keyset': {
       const wider = { ...read, window: { ...window, limit: window.limit * 2 } };
       const retry: StorePath = {

@@ -12,7 +12,7 @@ import { planRequest } from '../../../src/plan/plan-request.js';
 import { shownAttributes } from '../../../src/plan/shown-attributes.js';
 import { parsePath } from '../../../src/request/parse-path.js';
 import { parseQuery } from '../../../src/request/parse-query.js';
-import { buildRelatedPageQuery } from '../../../src/sparql/list-shapes.js';
+import { buildRelatedPageQuery, offsetListQuery } from '../../../src/sparql/list-shapes.js';
 import { relatedListQuery, relatedPageQuery } from '../../../src/sparql/parent-template.js';
 import { toText } from '../../../src/sparql/to-text.js';
 
@@ -81,6 +81,35 @@ describe('relatedListQuery (linkage and later related pages from a template, the
           expect(
             toText(relatedListQuery(mapping, plan.list, { shape: listShape(plan.list), window, memo }), order),
           ).toBe(toText(listQuery(mapping, plan.list, { window }), order));
+        },
+      ),
+    );
+  });
+});
+
+describe('offsetListQuery (a flat list kept once per type and sort, the window set on a copy)', () => {
+  const sorts = [
+    '',
+    'sort=financial-year',
+    'sort=-financial-year,id',
+    'sort=origin.country.name',
+    'sort=concerns.label',
+  ];
+  it('writes what the whole list query writes, for any sort, window and text order', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...sorts),
+        fc.record({ limit: fc.integer({ min: 1, max: 100 }), offset: fc.integer({ min: 0, max: 10_000 }) }),
+        fc.constantFrom('code point', 'UTF-16 code units' as const),
+        (sort, window, order) => {
+          const plan = planRequest(
+            mapping,
+            { route: parsePath('/trade-activities'), query: parseQuery(sort) },
+            DEFAULT_DATASET_OPTIONS,
+          );
+          if (plan.kind !== 'collection') throw new Error('/trade-activities is no list');
+          const kept = offsetListQuery(mapping, plan.list, { shape: listShape(plan.list), window, memo });
+          expect(toText(kept, order)).toBe(toText(listQuery(mapping, plan.list, { window }), order));
         },
       ),
     );
