@@ -135,13 +135,9 @@ interface KeyBuild {
 const keyValues = (build: KeyBuild, key: SortKey, value: VariableTerm, prefix: string) =>
   keyPath(build.mapping, key, { from: build.list.subject, value, prefix });
 
-/**
- * Whether `keys` are flat (see {@link SortClauses.flat}): each is the id or a single-valued path
- * to a value with no language. Read from the keys alone, without building the clauses.
- */
-export function flatKeys(keys: readonly SortKey[]): boolean {
-  return keys.every(({ path }) => path.end === 'id' || (!path.multiValued && path.end.language === undefined));
-}
+/** Whether `keys` are {@link SortClauses.flat} (each the id, or single-valued with no language), without building the clauses. */
+export const flatKeys = (keys: readonly SortKey[]): boolean =>
+  keys.every(({ path }) => path.end === 'id' || (!path.multiValued && path.end.language === undefined));
 
 /** Sort key `i` of a flat list: ordered by the row's own `?key<i>`, the least of its values. */
 function flatKey(build: KeyBuild, key: SortKey, i: number): void {
