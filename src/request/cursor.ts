@@ -8,6 +8,7 @@ import { isSafeAbsoluteIri } from '../mapping/iri.js';
 import type { ResourceType, SortKey } from '../mapping/model.js';
 import { isSendableText, RDF_LANG_STRING as LANG_STRING, LANGUAGE_TAG, XSD, XSD_STRING } from '../rdf/vocabulary.js';
 import { fitsLexicalSpace } from './filter-values.js';
+import { sortSignature } from './parse-sort.js';
 
 /** A sort key's value at a cursor: the RDF term the store gave, or `null` when the resource has none. */
 export type KeyValue = Literal | NamedNode | null;
@@ -110,8 +111,7 @@ export function decodeCursor(text: string, parameter: string, list: CursorList):
 }
 
 function digest(list: CursorList, body: Omit<CursorJson, 'h'>): string {
-  const sort = list.sort.map((key) => [key.field, key.descending]);
-  const text = JSON.stringify(['cursor/1', list.type.name, sort, body.k, body.i, body.e ?? 0]);
+  const text = JSON.stringify(['cursor/1', list.type.name, sortSignature(list.sort), body.k, body.i, body.e ?? 0]);
   return createHash('sha256').update(text).digest('base64url').slice(0, 11);
 }
 

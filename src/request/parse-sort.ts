@@ -57,3 +57,12 @@ function sortExample(type: ResourceType): string {
   const field = type.defaultSort[0]?.field ?? [...type.attributes.keys()][0];
   return field === undefined || field === 'id' ? 'id' : `-${field},id`;
 }
+
+/**
+ * A sort as `[field, descending]` pairs: what a memo's key or a cursor's digest holds of it (two
+ * sorts with the same signature order a type's members alike).
+ *
+ * @example sortSignature(parseSort('-financial-year,id', mapping, tradeActivities)) // [['financial-year', true], ['id', false]]
+ */
+export const sortSignature = (sort: readonly SortKey[]): [string, boolean][] =>
+  sort.map((key) => [key.field, key.descending]);

@@ -4,6 +4,7 @@ import type { ListRequest, Window } from '../plan/plan.js';
 import type { TextOrder } from '../rdf/text-order.js';
 import type { Cursor } from '../request/cursor.js';
 import { valueOrder } from '../request/filter-values.js';
+import { sortSignature } from '../request/parse-sort.js';
 import { aggregate, filter, literal, op, variable } from './ast.js';
 import { guardedExactValue, withAttributeValues } from './fetch-query.js';
 import { idSortExpression } from './id-sort.js';
@@ -118,8 +119,7 @@ export function keyHistogramText(
     const key = JSON.stringify([textOrder ?? null, query]);
     return memo.kept(FILTERED_HISTOGRAM_TEXTS, mapping, key, () => ({ text: toText(query, textOrder) })).text;
   }
-  const sort = request.sort.map((key) => [key.field, key.descending]);
-  const key = JSON.stringify([request.type.name, sort, limit, oneGraph, textOrder ?? null]);
+  const key = JSON.stringify([request.type.name, sortSignature(request.sort), limit, oneGraph, textOrder ?? null]);
   return memo.kept(HISTOGRAM_TEXTS, mapping, key, write).text ?? undefined;
 }
 

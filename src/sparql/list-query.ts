@@ -64,6 +64,12 @@ export function listSort(mapping: Mapping, request: ListRequest): SortClauses {
   });
 }
 
+/** What a SELECT holds of a window: its limit, and its offset when past the start. */
+export const windowClauses = (window: Window): Pick<SelectQuery, 'limit' | 'offset'> => ({
+  limit: window.limit,
+  ...(window.offset > 0 && { offset: window.offset }),
+});
+
 /** A SELECT of the members (`?s`, `?s_id`) and `extra`, over `window` if any. */
 export function select(type: ResourceType, extra: (VariableTerm | VariableExpression)[], window?: Window): SelectQuery {
   return {
@@ -72,7 +78,7 @@ export function select(type: ResourceType, extra: (VariableTerm | VariableExpres
     prefixes: {},
     variables: [...projection(type), ...extra],
     where: [],
-    ...(window && { limit: window.limit, ...(window.offset > 0 && { offset: window.offset }) }),
+    ...(window && windowClauses(window)),
   };
 }
 

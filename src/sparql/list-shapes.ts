@@ -1,6 +1,7 @@
 import type { SelectQuery } from 'sparqljs';
 import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
+import { sortSignature } from '../request/parse-sort.js';
 import { aggregate, bgp, bind, filter, integer, iri, literal, op, RDF_TYPE, str, triple, variable } from './ast.js';
 import { withAttributeValues } from './fetch-query.js';
 import { idSortExpression, idText } from './id-sort.js';
@@ -18,6 +19,7 @@ import {
   projection,
   SUBJECT,
   select,
+  windowClauses,
 } from './list-query.js';
 import { perMemberKey, perMemberKeyIndex } from './per-member-key.js';
 import { type KeyExpression, keyVariable, type SortClauses, sortClauses } from './sort-clauses.js';
@@ -67,10 +69,9 @@ export function offsetListQuery(
 ): SelectQuery {
   if (shape !== 'flat' || request.parent || request.filters.length > 0 || !memo)
     return LIST_QUERIES[shape](mapping, request, { window });
-  const key = JSON.stringify(request.sort.map((k) => [k.field, k.descending]));
+  const key = JSON.stringify(sortSignature(request.sort));
   const whole = memo.kept(OFFSET_LISTS, request.type, key, () => LIST_QUERIES.flat(mapping, request));
-  // What `select` sets of a window: its limit, and its offset when past the start.
-  return { ...whole, limit: window.limit, ...(window.offset > 0 && { offset: window.offset }) };
+  return { ...whole, ...windowClauses(window) };
 }
 
 /** What a flat list query is written of: the window, the sort clauses, and a key range (a histogram's window). */

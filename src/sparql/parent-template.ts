@@ -2,6 +2,7 @@ import type { SelectQuery } from 'sparqljs';
 import type { IdLookup } from '../mapping/ids.js';
 import type { Attribute, Mapping } from '../mapping/model.js';
 import type { ListRequest, Window } from '../plan/plan.js';
+import { sortSignature } from '../request/parse-sort.js';
 import type { ListShape } from './list-query.js';
 import { buildRelatedPageQuery, LIST_QUERIES } from './list-shapes.js';
 import { QueryTemplate } from './query-template.js';
@@ -68,12 +69,7 @@ function withParentSlot(
 ): SelectQuery | FilledQuery | undefined {
   const { parent } = request;
   if (!parent || request.filters.length > 0 || !memo) return build(request);
-  const key = JSON.stringify([
-    parent.relationship.name,
-    parent.lookup.kind,
-    request.sort.map((k) => [k.field, k.descending]),
-    ...shape,
-  ]);
+  const key = JSON.stringify([parent.relationship.name, parent.lookup.kind, sortSignature(request.sort), ...shape]);
   const entry = memo.kept(RELATED_TEMPLATES, parent.type, key, () => {
     const lookup = (value: string): IdLookup =>
       parent.lookup.kind === 'iri' ? { kind: 'iri', iri: value } : { kind: 'literal', value };

@@ -146,6 +146,7 @@ function planFrom(first: number, c: Candidate): AccessPath {
   const { request, window, keyset } = read;
   const next = (from: Candidate = c): StorePath => storePath(planFrom(index + 1, from));
   const { shape } = c;
+  const offsetList = () => offsetListQuery(mapping, request, { shape, window, memo: c.traits.memo });
   switch (path) {
     case 'window-cache': {
       const query = LIST_QUERIES[shape](mapping, request, { keyset: { fromEnd: false } });
@@ -168,18 +169,11 @@ function planFrom(first: number, c: Candidate): AccessPath {
       };
     case 'keyed-window': {
       const list = PATH_RULES.find((rule) => rule.path === 'list-query')!;
-      const listQuery = offsetListQuery(mapping, request, { shape, window, memo: c.traits.memo });
-      const plain: StorePath = { kind: 'list-query', read, why: list.when, shape, query: listQuery };
+      const plain: StorePath = { kind: 'list-query', read, why: list.when, shape, query: offsetList() };
       return { kind: path, read, why, query: c.keyed!, fallback: fallback(path, plain) };
     }
     case 'list-query':
-      return {
-        kind: path,
-        read,
-        why,
-        shape,
-        query: offsetListQuery(mapping, request, { shape, window, memo: c.traits.memo }),
-      };
+      return { kind: path, read, why, shape, query: offsetList() };
     case 'keyset': {
       const wider = { ...read, window: { ...window, limit: window.limit * 2 } };
       const retry: StorePath = {
