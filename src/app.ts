@@ -96,7 +96,13 @@ export function createApp(options: AppOptions): Express {
   const cache = new ResponseCache({ ...options.responseCache, onLookup: metrics.cacheLookup, freshness });
   const windows = new WindowCache({ ...options.windowCache, freshness });
   metrics.watchWindowCache(windows);
-  const remembered = rememberedBy(windows, { hinted: options.hints !== false, shutdown: options.shutdown });
+  // With hints off and no dataset keeping lists nothing remembers for the executor: a request then
+  // reaches no file of cache/ (the response cache is put around the handler only where one keeps).
+  const keepsLists = datasets.some((dataset) => optionsOf(dataset).windowCacheTtlSeconds > 0);
+  const remembered =
+    options.hints !== false || keepsLists
+      ? rememberedBy(windows, { hinted: options.hints !== false, shutdown: options.shutdown })
+      : undefined;
   const live = new LiveData(options.datasets, freshness, { response: cache, window: windows }, metrics.deltas);
   // Every request in flight listens to the shutdown signal: as many listeners as requests, on purpose.
   if (options.shutdown) setMaxListeners(0, options.shutdown);
